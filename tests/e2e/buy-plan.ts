@@ -1,5 +1,5 @@
-// The membership specs' steps: buying a plan as a shopper does on the fake Stripe's checkout page, and staff (an admin)
-// finding the plan's order on the Orders screen.
+// The membership specs' steps: buying a plan (or any cart) as a shopper does on the fake Stripe's checkout page, and
+// staff (an admin) finding the plan's order on the Orders screen.
 import type { Page } from '@playwright/test'
 import type { Kysely } from 'kysely'
 import type { Database } from '../../db/types.ts'
@@ -12,19 +12,30 @@ export async function buyBasicByCard(page: Page, card?: { email: string; fail?: 
   const plan = page.getByTestId('plan-card').filter({ has: page.getByRole('heading', { name: 'Basic', exact: true }) })
   await plan.getByRole('button', { name: 'Add to Cart' }).click()
   await expect(page.getByText('Basic plan added to cart')).toBeVisible()
+  return checkoutByCard(page, async (stripe) => {
+    expect((await page.request.post(`${stripe}/fake/clock/reset`)).ok()).toBe(true)
+    if (card) {
+      const query = `email=${encodeURIComponent(card.email)}&fail=${card.fail ? 1 : 0}&backdate_days=${card.backdateDays ?? 0}`
+      expect((await page.request.post(`${stripe}/fake/card?${query}`)).ok()).toBe(true)
+    }
+  })
+}
+
+/**
+ * Pays the cart by card as a shopper does: checkout, the card method, the fake Stripe's page (where `beforePay` may set
+ * its clock or card up) and its Pay button, up to the success page. Answers the fake's origin.
+ */
+export async function checkoutByCard(page: Page, beforePay?: (stripe: string) => Promise<void>) {
   await page.goto('/cart')
   await page.getByRole('button', { name: 'Proceed to Checkout' }).click()
+  await expect(page).toHaveURL(/\/payment/)
   await page.getByRole('radio', { name: /Credit \/ Debit Card/ }).check()
   await page.getByRole('button', { name: /^Pay / }).click()
   await expect(page.getByRole('heading', { name: 'Fake Stripe Checkout' })).toBeVisible()
   const stripe = new URL(page.url()).origin
-  expect((await page.request.post(`${stripe}/fake/clock/reset`)).ok()).toBe(true)
-  if (card) {
-    const query = `email=${encodeURIComponent(card.email)}&fail=${card.fail ? 1 : 0}&backdate_days=${card.backdateDays ?? 0}`
-    expect((await page.request.post(`${stripe}/fake/card?${query}`)).ok()).toBe(true)
-  }
+  await beforePay?.(stripe)
   await page.getByRole('button', { name: 'Pay' }).click()
-  await expect(page.getByRole('heading', { name: 'Payment Successful!' })).toBeVisible()
+  await expect(page.getByRole('heading', { name: 'Payment Successful!' })).toBeVisible({ timeout: 15_000 })
   return stripe
 }
 

@@ -13,6 +13,7 @@ import type { Kysely } from 'kysely'
 import type { Database } from '../../db/types.ts'
 import { COURSE_IMAGE_MESSAGES } from '../../src-shared/uploads.ts'
 import { createUser } from '../support/factories.ts'
+import { checkoutByCard } from './buy-plan.ts'
 import { expect, signInAs, test } from './fixtures.ts'
 
 /** How long a lesson's save may take to answer on a loaded machine before its dialog closes. */
@@ -75,18 +76,6 @@ async function lessonTitles(db: Kysely<Database>, courseId: string) {
   return rows.map((row) => row.title)
 }
 
-/** Pays what is in the cart by card on the fake Stripe's hosted page. */
-async function payByCard(page: Page) {
-  await page.goto('/cart')
-  await page.getByRole('button', { name: 'Proceed to Checkout' }).click()
-  await expect(page).toHaveURL(/\/payment/)
-  await page.getByRole('radio', { name: /Credit \/ Debit Card/ }).check()
-  await page.getByRole('button', { name: /^Pay / }).click()
-  await expect(page.getByRole('heading', { name: 'Fake Stripe Checkout' })).toBeVisible()
-  await page.getByRole('button', { name: 'Pay' }).click()
-  await expect(page.getByRole('heading', { name: 'Payment Successful!' })).toBeVisible({ timeout: 15_000 })
-}
-
 const noSideScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
 
 test('the creator journey: apply, approval, Basic, a course built on a phone, review, a sale, the video plays', async ({
@@ -131,7 +120,7 @@ test('the creator journey: apply, approval, Basic, a course built on a phone, re
   const basic = page.getByTestId('plan-card').filter({ has: page.getByRole('heading', { name: 'Basic', exact: true }) })
   await basic.getByRole('button', { name: 'Add to Cart' }).click()
   await expect(page.getByText('Basic plan added to cart')).toBeVisible()
-  await payByCard(page)
+  await checkoutByCard(page)
 
   // 3. The studio on a phone: the plan is live, no course yet.
   await page.setViewportSize(PHONE)
@@ -309,7 +298,7 @@ test('the creator journey: apply, approval, Basic, a course built on a phone, re
   await expect(purchase).toContainText('$24.99')
   await purchase.getByRole('button', { name: 'Add to Cart' }).click()
   await expect(purchase.getByRole('button', { name: 'Added to Cart' })).toBeDisabled()
-  await payByCard(buyer)
+  await checkoutByCard(buyer)
   await buyer.goto(`/courses/${courseId}`)
   await hydrated(buyer)
   await buyer.getByRole('complementary', { name: 'Purchase' }).getByRole('link', { name: 'Go to course' }).click()

@@ -2,6 +2,7 @@
 // play a video and resume it after a reload, finish the course and open its certificate signed out; a non-buyer
 // sees locks; a preview lesson plays from the course page.
 import type { Page } from '@playwright/test'
+import { checkoutByCard } from './buy-plan.ts'
 import { expect, test } from './fixtures.ts'
 
 const COURSE = 'modern-react-typescript'
@@ -50,13 +51,7 @@ test.describe('learning', () => {
     const purchase = page.getByRole('complementary', { name: 'Purchase' })
     await purchase.getByRole('button', { name: 'Add to Cart' }).click()
     await expect(purchase.getByRole('button', { name: 'Added to Cart' })).toBeDisabled()
-    await page.goto('/cart')
-    await page.getByRole('button', { name: 'Proceed to Checkout' }).click()
-    await page.getByRole('radio', { name: /Credit \/ Debit Card/ }).check()
-    await page.getByRole('button', { name: /^Pay / }).click()
-    await expect(page.getByRole('heading', { name: 'Fake Stripe Checkout' })).toBeVisible()
-    await page.getByRole('button', { name: 'Pay' }).click()
-    await expect(page.getByRole('heading', { name: 'Payment Successful!' })).toBeVisible()
+    await checkoutByCard(page)
 
     // Go to course: the player opens on the first lesson; the course page said "Not started".
     await page.goto(`/courses/${COURSE}`)

@@ -3,6 +3,7 @@
 // shown first, cancel (Cancels on DATE) and resume, a failed renewal shows Past due, and the billing portal's new
 // card makes it active again.
 import { premiumMember } from '../support/learning.ts'
+import { checkoutByCard } from './buy-plan.ts'
 import { expect, signInAs, test } from './fixtures.ts'
 
 test('a failed first charge: Past due, and Premium stops once the grace days are over', async ({ page, login }) => {
@@ -15,17 +16,11 @@ test('a failed first charge: Past due, and Premium stops once the grace days are
   await card.getByRole('button', { name: 'Add to Cart' }).click()
   // The cart is read once the plan is in it: going there while the add is in flight found an empty cart.
   await expect(card.getByRole('button', { name: 'Added to cart' })).toBeDisabled()
-  await page.goto('/cart')
-  await page.getByRole('button', { name: 'Proceed to Checkout' }).click()
-  await page.getByRole('radio', { name: /Credit \/ Debit Card/ }).check()
-  await page.getByRole('button', { name: /^Pay / }).click()
-  await expect(page.getByRole('heading', { name: 'Fake Stripe Checkout' })).toBeVisible()
-  const stripe = new URL(page.url()).origin
-  const email = encodeURIComponent(user.email)
-  expect((await page.request.post(`${stripe}/fake/clock/reset`)).ok()).toBe(true)
-  expect((await page.request.post(`${stripe}/fake/card?email=${email}&fail=1&backdate_days=12`)).ok()).toBe(true)
-  await page.getByRole('button', { name: 'Pay' }).click()
-  await expect(page.getByRole('heading', { name: 'Payment Successful!' })).toBeVisible()
+  const stripe = await checkoutByCard(page, async (fake) => {
+    const email = encodeURIComponent(user.email)
+    expect((await page.request.post(`${fake}/fake/clock/reset`)).ok()).toBe(true)
+    expect((await page.request.post(`${fake}/fake/card?email=${email}&fail=1&backdate_days=12`)).ok()).toBe(true)
+  })
   expect((await page.request.post(`${stripe}/fake/clock/advance?days=0`)).ok()).toBe(true)
 
   await page.goto('/account/membership')

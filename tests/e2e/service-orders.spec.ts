@@ -5,18 +5,14 @@
 import type { Page } from '@playwright/test'
 import { createUser } from '../support/factories.ts'
 import { paidServiceOrder } from '../support/service-orders.ts'
+import { checkoutByCard, paidOrderReference } from './buy-plan.ts'
 import { expect, signInAs, test } from './fixtures.ts'
 import { holdUntilReleased } from './hold-request.ts'
 
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n')
 
 async function buyUkPremium(page: Page) {
-  await page.goto('/service/uk-company-formation')
-  const premium = page
-    .getByTestId('package-card')
-    .filter({ has: page.getByRole('heading', { name: 'Premium', exact: true }) })
-  await premium.getByRole('button', { name: 'Add to Cart' }).click()
-  await expect(premium.getByRole('button', { name: 'In Cart' })).toBeDisabled()
+  await addPackageToCart(page, 'uk-company-formation', 'Premium')
   await page.goto('/cart')
   await page.getByRole('button', { name: 'Proceed to Checkout' }).click()
   await page.getByRole('radio', { name: /Credit \/ Debit Card/ }).check()
@@ -274,20 +270,7 @@ test('monthly SEO management: a report per paid month, and it ends with the canc
 }) => {
   test.setTimeout(150_000)
   const buyer = await login({ firstName: 'Mary' })
-  await page.goto('/service/seo-management')
-  const starter = page
-    .getByTestId('package-card')
-    .filter({ has: page.getByRole('heading', { name: 'Starter SEO Monthly', exact: true }) })
-  await starter.getByRole('button', { name: 'Add to Cart' }).click()
-  await expect(starter.getByRole('button', { name: 'In Cart' })).toBeDisabled()
-  await page.goto('/cart')
-  await page.getByRole('button', { name: 'Proceed to Checkout' }).click()
-  await page.getByRole('radio', { name: /Credit \/ Debit Card/ }).check()
-  await page.getByRole('button', { name: /^Pay / }).click()
-  await expect(page.getByRole('heading', { name: 'Fake Stripe Checkout' })).toBeVisible()
-  const stripe = new URL(page.url()).origin
-  await page.getByRole('button', { name: 'Pay' }).click()
-  await expect(page.getByRole('heading', { name: 'Payment Successful!' })).toBeVisible()
+  const stripe = await buyStarterSeoByCard(page)
 
   // My services: the first paid month is open, waiting for the brief.
   await page.goto('/account')
@@ -355,32 +338,15 @@ test('staff cancel monthly SEO management in its second month: that month is ref
 }) => {
   test.setTimeout(120_000)
   const buyer = await login()
-  await page.goto('/service/seo-management')
-  const starter = page
-    .getByTestId('package-card')
-    .filter({ has: page.getByRole('heading', { name: 'Starter SEO Monthly', exact: true }) })
-  await starter.getByRole('button', { name: 'Add to Cart' }).click()
-  await expect(starter.getByRole('button', { name: 'In Cart' })).toBeDisabled()
-  await page.goto('/cart')
-  await page.getByRole('button', { name: 'Proceed to Checkout' }).click()
-  await page.getByRole('radio', { name: /Credit \/ Debit Card/ }).check()
-  await page.getByRole('button', { name: /^Pay / }).click()
-  await expect(page.getByRole('heading', { name: 'Fake Stripe Checkout' })).toBeVisible()
-  const stripe = new URL(page.url()).origin
-  await page.getByRole('button', { name: 'Pay' }).click()
-  await expect(page.getByRole('heading', { name: 'Payment Successful!' })).toBeVisible()
+  const stripe = await buyStarterSeoByCard(page)
   // A month on Stripe's test clock: the second month is paid by its own invoice.
   expect((await page.request.post(`${stripe}/fake/clock/advance?days=32`)).ok()).toBe(true)
-  const { id, order_id, title } = await db
+  const { id, title } = await db
     .selectFrom('service_orders')
-    .select(['id', 'order_id', 'title'])
+    .select(['id', 'title'])
     .where('user_id', '=', buyer.id)
     .executeTakeFirstOrThrow()
-  const { reference } = await db
-    .selectFrom('orders')
-    .select('reference')
-    .where('id', '=', order_id)
-    .executeTakeFirstOrThrow()
+  const reference = await paidOrderReference(db, buyer.id)
 
   const staffContext = await browser.newContext()
   const staff = await staffContext.newPage()
@@ -504,3 +470,19 @@ test('leaving an order for the work queue while its read mark is saved shows the
   await expect(row).toBeVisible()
   await expect(row).not.toContainText('unread')
 })
+
+/** Monthly SEO management (Starter) bought by card as a shopper does; answers the fake Stripe's origin. */
+async function buyStarterSeoByCard(page: Page) {
+  await addPackageToCart(page, 'seo-management', 'Starter SEO Monthly')
+  return checkoutByCard(page)
+}
+
+/** A service's package put in the cart from the service's page, as a shopper does. */
+async function addPackageToCart(page: Page, serviceId: string, packageName: string) {
+  await page.goto(`/service/${serviceId}`)
+  const card = page
+    .getByTestId('package-card')
+    .filter({ has: page.getByRole('heading', { name: packageName, exact: true }) })
+  await card.getByRole('button', { name: 'Add to Cart' }).click()
+  await expect(card.getByRole('button', { name: 'In Cart' })).toBeDisabled()
+}

@@ -78,5 +78,17 @@ export async function payCartByCard(fake: FakeStripe, caller: Awaited<ReturnType
   return started.orderId
 }
 
+/** Delivers a signed event to the webhook as Stripe does; it must answer 200. Answers the outcome it reports. */
+export async function webhookOutcome(fake: FakeStripe, type: string, object: unknown): Promise<string> {
+  const signed = fake.signedEvent(type, object)
+  const response = await fetch(fake.webhookUrl!, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'stripe-signature': signed.header },
+    body: signed.payload,
+  })
+  if (response.status !== 200) throw new Error(`the webhook answered ${response.status}`)
+  return ((await response.json()) as { outcome: string }).outcome
+}
+
 /** The Checkout Session id at the end of a hosted payment page's URL. */
 export const sessionIdOf = (url: string) => new URL(url).pathname.split('/').pop()!

@@ -11,7 +11,7 @@ import { isPremium } from '../../../src-server/subscriptions/premium.ts'
 import { allocate } from '../../../src-shared/money.ts'
 import { createUser, type TestUser } from '../../support/factories.ts'
 import type { FakeStripe } from '../../support/fake-stripe.ts'
-import { type PaymentsServer, startPaymentsServer } from '../../support/payments-server.ts'
+import { type PaymentsServer, startPaymentsServer, webhookOutcome } from '../../support/payments-server.ts'
 import { renewedMember } from '../../support/renewals.ts'
 
 let shop: PaymentsServer
@@ -62,16 +62,7 @@ async function refundedThisMonth() {
   const end = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1))
   return (await premiumRevenueOfMonth(db(), start, end)).find((row) => row.currency === 'USD')?.refundedMinor ?? 0
 }
-const outcomeOf = async (type: string, object: Record<string, unknown>) => {
-  const signed = fake.signedEvent(type, object)
-  const response = await fetch(fake.webhookUrl!, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'stripe-signature': signed.header },
-    body: signed.payload,
-  })
-  expect(response.status).toBe(200)
-  return ((await response.json()) as { outcome: string }).outcome
-}
+const outcomeOf = (type: string, object: Record<string, unknown>) => webhookOutcome(fake, type, object)
 
 describe('a dispute of a Stripe renewal’s payment', () => {
   it('is recorded against the renewal, withholds Premium and alerts staff once; won, Premium comes back', async () => {

@@ -12,7 +12,7 @@ import { premiumRevenueOfMonth } from '../../../src-server/orders/premium-revenu
 import { allocate } from '../../../src-shared/money.ts'
 import { createUser, type TestUser } from '../../support/factories.ts'
 import type { FakeStripe } from '../../support/fake-stripe.ts'
-import { type PaymentsServer, startPaymentsServer } from '../../support/payments-server.ts'
+import { type PaymentsServer, startPaymentsServer, webhookOutcome } from '../../support/payments-server.ts'
 import { renewedServiceBuyer } from '../../support/renewals.ts'
 
 let shop: PaymentsServer
@@ -58,16 +58,7 @@ async function premiumThisMonth(now = clock.now()) {
   const usd = (await premiumRevenueOfMonth(db(), start, end)).find((row) => row.currency === 'USD')
   return { revenue: usd?.revenueMinor ?? 0, refunded: usd?.refundedMinor ?? 0 }
 }
-async function outcomeOf(type: string, object: Record<string, unknown>) {
-  const signed = fake.signedEvent(type, object)
-  const response = await fetch(fake.webhookUrl!, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'stripe-signature': signed.header },
-    body: signed.payload,
-  })
-  expect(response.status).toBe(200)
-  return ((await response.json()) as { outcome: string }).outcome
-}
+const outcomeOf = (type: string, object: Record<string, unknown>) => webhookOutcome(fake, type, object)
 
 describe('a refund of a paid month of a recurring service', () => {
   it('gets its credit note under the service’s order and the refund mail, once, and ends nothing', async () => {
