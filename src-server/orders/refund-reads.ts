@@ -4,6 +4,7 @@ import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { paidOfLine } from './paid-line.ts'
 import { ORDER_NOT_FOUND } from './pending.ts'
+import { creditNotesWithOrder } from './repository.ts'
 
 export async function orderDetailForStaff(db: DB, orderId: string) {
   const order = await db
@@ -22,13 +23,8 @@ export async function orderDetailForStaff(db: DB, orderId: string) {
       .orderBy('id')
       .execute(),
     db.selectFrom('invoices').select(['id', 'number']).where('order_id', '=', orderId).executeTakeFirst(),
-    db
-      .selectFrom('credit_notes as cn')
-      .innerJoin('invoices as i', 'i.id', 'cn.invoice_id')
-      .select(['cn.id', 'cn.number', 'cn.total_minor'])
-      .where('i.order_id', '=', orderId)
-      .orderBy('cn.number')
-      .execute(),
+    // With those of its subscription's renewals (or its service's months), as the buyer's history lists them.
+    creditNotesWithOrder(db).ofOrder(orderId),
     db
       .selectFrom('refunds')
       .select(['id', 'amount_minor', 'method', 'reference', 'created_at', 'needs_line_assignment'])

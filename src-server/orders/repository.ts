@@ -1,4 +1,5 @@
 // Read side of orders: a buyer's history, the admin list, an order's lines, and lookups by Stripe session.
+import { sql } from 'kysely'
 import type { OrderStatus } from '../../db/types.ts'
 import { trialStartedText } from '../../src-shared/membership.ts'
 import type { DB } from '../kernel/db.ts'
@@ -29,7 +30,7 @@ export async function listOrdersForUser(db: DB, userId: string) {
       .orderBy('id')
       .execute(),
     db.selectFrom('invoices').select(['id', 'order_id', 'number']).where('order_id', 'in', ids).execute(),
-    creditNotesOf(db, userId),
+    creditNotesWithOrder(db).ofUser(userId),
     db
       .selectFrom('refund_requests')
       .select(['order_item_id', 'status', 'decision_reason'])
@@ -94,22 +95,27 @@ export async function listOrdersForUser(db: DB, userId: string) {
 export type BuyerOrder = Awaited<ReturnType<typeof listOrdersForUser>>[number]
 
 /**
- * A user's credit notes with the order each belongs to: an order's refund under its order, a refunded renewal under
- * the order whose subscription it renewed (a service's month under the order that bought the service).
+ * Credit notes with the order each belongs to: an order's refund under its order, a refunded renewal under the order
+ * whose subscription it renewed (a service's month under the order that bought the service).
  */
-function creditNotesOf(db: DB, userId: string) {
-  return db
+export function creditNotesWithOrder(db: DB) {
+  const orderOf = sql<string | null>`coalesce(i.order_id, s.order_id, so.order_id)`
+  return {
+    ofUser: (userId: string) =>
+      creditNotes(db).select(orderOf.as('order_id')).where('i.user_id', '=', userId).execute(),
+    ofOrder: (orderId: string) => creditNotes(db).where(orderOf, '=', orderId).execute(),
+  }
+}
+
+const creditNotes = (db: DB) =>
+  db
     .selectFrom('credit_notes as cn')
     .innerJoin('invoices as i', 'i.id', 'cn.invoice_id')
     .leftJoin('subscription_invoices as si', 'si.stripe_invoice_id', 'i.stripe_invoice_id')
     .leftJoin('subscriptions as s', 's.id', 'si.subscription_id')
     .leftJoin('service_orders as so', 'so.id', 'si.service_order_id')
     .select(['cn.id', 'cn.number', 'cn.total_minor'])
-    .select((eb) => eb.fn.coalesce('i.order_id', 's.order_id', 'so.order_id').as('order_id'))
-    .where('i.user_id', '=', userId)
     .orderBy('cn.number')
-    .execute()
-}
 
 /** A user's invoices for subscription payments after the first, with the order whose subscription billed each. */
 function renewalInvoicesOf(db: DB, userId: string) {

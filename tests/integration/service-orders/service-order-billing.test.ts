@@ -246,6 +246,8 @@ describe('a staff cancel of monthly SEO management refunds the month in progress
       { id: expect.any(String), number: result.refund!.creditNoteNumber, totalMinor: pkg.price_minor },
     ])
     expect(await mails(buyer.email, 'order_refunded')).toHaveLength(1)
+    // Staff find it on the order too.
+    expect((await (await staff(admin)).admin.orders.detail({ id: orderId })).creditNotes).toEqual(order?.creditNotes)
     const audit = await db()
       .selectFrom('audit_log')
       .select(['action', 'after'])
