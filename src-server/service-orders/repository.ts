@@ -248,7 +248,7 @@ export async function orderDetail(db: DB, id: string, staff: boolean) {
     .where('service_orders.id', '=', id)
     .executeTakeFirstOrThrow()
 
-  const [events, messages, files, deliveries, periods] = await Promise.all([
+  const [events, messages, files, deliveries, periods, line] = await Promise.all([
     db
       .selectFrom('service_order_events')
       .leftJoin('users', 'users.id', 'service_order_events.actor_id')
@@ -293,11 +293,34 @@ export async function orderDetail(db: DB, id: string, staff: boolean) {
       .orderBy('created_at')
       .execute(),
     db
-      .selectFrom('service_order_periods')
-      .select(['id', 'number', 'starts_at', 'ends_at', 'due_at', 'delivery_id', 'delivered_at'])
-      .where('service_order_id', '=', id)
-      .orderBy('number')
+      .selectFrom('service_order_periods as p')
+      .leftJoin('subscription_invoices as si', (join) =>
+        join
+          .onRef('si.stripe_invoice_id', '=', 'p.stripe_invoice_id')
+          .onRef('si.service_order_id', '=', 'p.service_order_id'),
+      )
+      .select(['p.id', 'p.number', 'p.starts_at', 'p.ends_at', 'p.due_at', 'p.delivery_id', 'p.delivered_at'])
+      .select(['si.amount_minor as paid_minor', 'si.billing_reason'])
+      .select((eb) =>
+        eb
+          .selectFrom('subscription_invoice_refunds as r')
+          .whereRef('r.subscription_invoice_id', '=', 'si.id')
+          .select(sql<string>`coalesce(sum(r.amount_minor), 0)`.as('given'))
+          .as('given_back_minor'),
+      )
+      .where('p.service_order_id', '=', id)
+      .orderBy('p.number')
       .execute(),
+    // The first month was paid with the order's line (a later month by its own Stripe invoice): refunded with it.
+    db
+      .selectFrom('order_items as i')
+      .innerJoin('service_orders as so', (join) =>
+        join.onRef('so.order_id', '=', 'i.order_id').onRef('so.service_package_id', '=', 'i.service_package_id'),
+      )
+      .select('i.refunded_at')
+      .where('so.id', '=', id)
+      .where('i.kind', '=', 'service_package')
+      .executeTakeFirst(),
   ])
   const periodOfDelivery = new Map(periods.flatMap((p) => (p.delivery_id ? [[p.delivery_id, p.number]] : [])))
   const visibleMessageIds = new Set(messages.map((m) => m.id))
@@ -340,6 +363,7 @@ export async function orderDetail(db: DB, id: string, staff: boolean) {
       dueAt: period.due_at.toISOString(),
       deliveredAt: iso(period.delivered_at),
       deliveryId: period.delivery_id,
+      refund: monthRefund(period, line?.refunded_at ?? null),
     })),
     assigneeId: staff ? order.assignee_id : null,
     buyer: staff
@@ -375,3 +399,18 @@ export async function orderDetail(db: DB, id: string, staff: boolean) {
 }
 
 export type ServiceOrderDetail = Awaited<ReturnType<typeof orderDetail>>
+
+/**
+ * What came back of a paid month (decision 0104): a month its own Stripe invoice paid, by that invoice's refunds and
+ * lost disputes; the first month (or one paid another way), with the order's line that paid it.
+ */
+function monthRefund(
+  month: { number: number; paid_minor: number | null; billing_reason: string | null; given_back_minor: string | null },
+  lineRefundedAt: Date | null,
+): 'refunded' | 'partly_refunded' | null {
+  const byInvoice = month.paid_minor !== null && month.billing_reason !== 'subscription_create'
+  if (!byInvoice) return month.number === 1 && lineRefundedAt ? 'refunded' : null
+  const given = Number(month.given_back_minor ?? 0)
+  if (given <= 0) return null
+  return given >= (month.paid_minor ?? 0) ? 'refunded' : 'partly_refunded'
+}

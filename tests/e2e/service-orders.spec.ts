@@ -362,6 +362,8 @@ test('staff cancel monthly SEO management in its second month: that month is ref
     staff.getByText(/^Service order cancelled and month 2 refunded \(credit note CN-\d{4}-\d{6}\)$/),
   ).toBeVisible()
   await expect(staff.getByTestId('service-order-status').first()).toHaveText('Cancelled')
+  await expect(staff.getByTestId('period').nth(1).getByTestId('period-refund')).toHaveText('· Refunded')
+  await expect(staff.getByTestId('period').nth(0).getByTestId('period-refund')).toHaveCount(0)
   await staffContext.close()
 
   // The buyer finds the month's credit note under the order that bought the service; the first month stays paid.

@@ -34,7 +34,11 @@ export interface PeriodSummary {
   endsAt: string
   dueAt: string
   deliveredAt: string | null
+  /** What came back of the month's payment (the detail pages only). */
+  refund?: 'refunded' | 'partly_refunded' | null
 }
+
+const REFUND_TEXT = { refunded: 'Refunded', partly_refunded: 'Partly refunded' } as const
 
 /** A recurring order's latest month in a few words, for the lists. */
 export function periodLine(period: PeriodSummary): string {
@@ -60,6 +64,7 @@ export function Periods({ periods, endsAt }: { periods: readonly PeriodSummary[]
             <li key={period.number} data-testid="period">
               <strong>Month {period.number}</strong> · {day(period.startsAt)} – {day(period.endsAt)} ·{' '}
               {period.deliveredAt ? `Report delivered ${day(period.deliveredAt)}` : `Report due ${day(period.dueAt)}`}
+              {period.refund ? <span data-testid="period-refund"> · {REFUND_TEXT[period.refund]}</span> : null}
             </li>
           ))}
         </ol>

@@ -225,6 +225,9 @@ describe('a staff cancel of monthly SEO management refunds the month in progress
     const result = await (await staff(admin)).admin.serviceOrders.cancel({ id })
     expect(result.refund).toMatchObject({ amountMinor: pkg.price_minor, status: 'refunded' })
     expect(refundsOfIntent(intent!)).toEqual([pkg.price_minor])
+    expect((await (await staff(admin)).admin.serviceOrders.detail({ id })).periods.map((p) => p.refund)).toEqual([
+      'refunded',
+    ])
     expect(fake.billing.retrieve(subscriptionId!)?.status).toBe('canceled')
     expect(await statusOf(id)).toBe('cancelled')
   })
@@ -246,8 +249,13 @@ describe('a staff cancel of monthly SEO management refunds the month in progress
       { id: expect.any(String), number: result.refund!.creditNoteNumber, totalMinor: pkg.price_minor },
     ])
     expect(await mails(buyer.email, 'order_refunded')).toHaveLength(1)
-    // Staff find it on the order too.
+    // Staff find it on the order too; the buyer's and staff's months say which month came back.
     expect((await (await staff(admin)).admin.orders.detail({ id: orderId })).creditNotes).toEqual(order?.creditNotes)
+    expect((await caller.serviceOrders.detail({ id })).periods.map((p) => p.refund)).toEqual([null, 'refunded'])
+    expect((await (await staff(admin)).admin.serviceOrders.detail({ id })).periods.map((p) => p.refund)).toEqual([
+      null,
+      'refunded',
+    ])
     const audit = await db()
       .selectFrom('audit_log')
       .select(['action', 'after'])
@@ -283,12 +291,17 @@ describe('a staff cancel of monthly SEO management refunds the month in progress
   })
 
   it('a month already refunded in the Stripe dashboard is not refunded again', async () => {
-    const { id, month, monthIntent } = await inSecondMonth()
-    fake.dashboardRefund(monthIntent, month.amount_paid)
+    const { caller, id, month, monthIntent } = await inSecondMonth()
+    const refunds = async () => (await caller.serviceOrders.detail({ id })).periods.map((p) => p.refund)
+    fake.dashboardRefund(monthIntent, 100)
     expect(await fake.deliver('charge.refunded', fake.chargeOf(monthIntent))).toBe(200)
+    expect(await refunds()).toEqual([null, 'partly_refunded'])
+    fake.dashboardRefund(monthIntent, month.amount_paid - 100)
+    expect(await fake.deliver('charge.refunded', fake.chargeOf(monthIntent))).toBe(200)
+    expect(await refunds()).toEqual([null, 'refunded'])
     const result = await (await staff(admin)).admin.serviceOrders.cancel({ id })
     expect(result).toMatchObject({ refund: null, noRefund: 'already_refunded' })
-    expect(refundsOfIntent(monthIntent)).toEqual([month.amount_paid])
+    expect(refundsOfIntent(monthIntent)).toEqual([100, month.amount_paid - 100])
     expect(await statusOf(id)).toBe('cancelled')
   })
 })
