@@ -44,7 +44,8 @@ export function whileRowHeld<T>(
     | 'lesson_progress'
     | 'cart_items'
     | 'earning_shares'
-    | 'subscriptions',
+    | 'subscriptions'
+    | 'subscription_invoices',
   key: string | Record<string, string>,
   racers: () => Promise<T>,
   hold: Hold = 500,
