@@ -12,6 +12,7 @@ import { premiumRevenueOfMonth } from '../../../src-server/orders/premium-revenu
 import { allocate } from '../../../src-shared/money.ts'
 import { createUser, type TestUser } from '../../support/factories.ts'
 import type { FakeStripe } from '../../support/fake-stripe.ts'
+import { mailsTo } from '../../support/outbox.ts'
 import { type PaymentsServer, startPaymentsServer, webhookOutcome } from '../../support/payments-server.ts'
 import { renewedServiceBuyer } from '../../support/renewals.ts'
 
@@ -42,14 +43,9 @@ const givenBack = (subscriptionInvoiceId: string) =>
     .where('subscription_invoice_id', '=', subscriptionInvoiceId)
     .orderBy('created_at')
     .execute()
-const mails = (kind: string, to: string) =>
-  db()
-    .selectFrom('mail_outbox')
-    .select(['subject', 'text_body'])
-    .where('kind', '=', kind)
-    .where('to_address', '=', to)
-    .orderBy('created_at')
-    .execute()
+/** The mails of one kind queued for an address: subject and text. */
+const mails = async (kind: string, to: string) =>
+  (await mailsTo(db(), to)).filter((mail) => mail.kind === kind).map(({ kind: _, ...mail }) => mail)
 const serviceOrder = (id: string) =>
   db().selectFrom('service_orders').select(['status', 'title']).where('id', '=', id).executeTakeFirstOrThrow()
 async function premiumThisMonth(now = clock.now()) {
