@@ -92,8 +92,8 @@ type NoRefund = 'not_requested' | 'nothing_paid' | 'already_refunded'
  * Cancels the order and, unless told not to, refunds its order line (a full refund of that line: credit note,
  * e-mail and audit are the refunds flow's) in the same transaction, so a failed refund cancels nothing. A recurring
  * order's subscription is ended at Stripe at once, after the refund of the month in progress (its latest paid month:
- * the order's line for the first, else what Stripe's invoice for it took); earlier months were served and stay paid
- * (decision 0104).
+ * the order's line for the first, else what Stripe's invoice for it took); earlier months stay paid (a Stripe
+ * dashboard refund credits one: decision 0104).
  */
 export async function cancelServiceOrder(
   db: DB,
