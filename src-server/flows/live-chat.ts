@@ -1,5 +1,5 @@
 // Live chat (decision 0099): the staffed hours decide whether a chat may start; messages are limited per asker, and a
-// visitor's starts per address (decision 0103); staff take, answer and end chats (editors and up, checked by the
+// visitor's starts per IP address (decision 0103); staff take, answer and end chats (editors and up, checked by the
 // router). A chat already open goes on past closing time: nobody is cut off mid-sentence.
 import type { z } from 'zod'
 import {

@@ -4,7 +4,7 @@ import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { paidOfLine } from './paid-line.ts'
 import { ORDER_NOT_FOUND } from './pending.ts'
-import { creditNotesWithOrder } from './repository.ts'
+import { creditNotesOfOrder } from './repository.ts'
 
 export async function orderDetailForStaff(db: DB, orderId: string) {
   const order = await db
@@ -24,7 +24,7 @@ export async function orderDetailForStaff(db: DB, orderId: string) {
       .execute(),
     db.selectFrom('invoices').select(['id', 'number']).where('order_id', '=', orderId).executeTakeFirst(),
     // With those of its subscription's renewals (or its service's months), as the buyer's history lists them.
-    creditNotesWithOrder(db).ofOrder(orderId),
+    creditNotesOfOrder(db, orderId),
     db
       .selectFrom('refunds')
       .select(['id', 'amount_minor', 'method', 'reference', 'created_at', 'needs_line_assignment'])

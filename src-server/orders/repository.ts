@@ -30,7 +30,7 @@ export async function listOrdersForUser(db: DB, userId: string) {
       .orderBy('id')
       .execute(),
     db.selectFrom('invoices').select(['id', 'order_id', 'number']).where('order_id', 'in', ids).execute(),
-    creditNotesWithOrder(db).ofUser(userId),
+    creditNotesOfUser(db, userId),
     db
       .selectFrom('refund_requests')
       .select(['order_item_id', 'status', 'decision_reason'])
@@ -95,17 +95,18 @@ export async function listOrdersForUser(db: DB, userId: string) {
 export type BuyerOrder = Awaited<ReturnType<typeof listOrdersForUser>>[number]
 
 /**
- * Credit notes with the order each belongs to: an order's refund under its order, a refunded renewal under the order
+ * Credit notes and the order each belongs to: an order's refund under its order, a refunded renewal under the order
  * whose subscription it renewed (a service's month under the order that bought the service).
  */
-export function creditNotesWithOrder(db: DB) {
-  const orderOf = sql<string | null>`coalesce(i.order_id, s.order_id, so.order_id)`
-  return {
-    ofUser: (userId: string) =>
-      creditNotes(db).select(orderOf.as('order_id')).where('i.user_id', '=', userId).execute(),
-    ofOrder: (orderId: string) => creditNotes(db).where(orderOf, '=', orderId).execute(),
-  }
-}
+const creditNoteOrder = sql<string | null>`coalesce(i.order_id, s.order_id, so.order_id)`
+
+/** A user's credit notes, each with its order. */
+const creditNotesOfUser = (db: DB, userId: string) =>
+  creditNotes(db).select(creditNoteOrder.as('order_id')).where('i.user_id', '=', userId).execute()
+
+/** An order's credit notes: its own refunds', and its renewals' or service months'. */
+export const creditNotesOfOrder = (db: DB, orderId: string) =>
+  creditNotes(db).where(creditNoteOrder, '=', orderId).execute()
 
 const creditNotes = (db: DB) =>
   db

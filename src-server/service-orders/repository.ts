@@ -312,15 +312,7 @@ export async function orderDetail(db: DB, id: string, staff: boolean) {
       .orderBy('p.number')
       .execute(),
     // The first month was paid with the order's line (a later month by its own Stripe invoice): refunded with it.
-    db
-      .selectFrom('order_items as i')
-      .innerJoin('service_orders as so', (join) =>
-        join.onRef('so.order_id', '=', 'i.order_id').onRef('so.service_package_id', '=', 'i.service_package_id'),
-      )
-      .select('i.refunded_at')
-      .where('so.id', '=', id)
-      .where('i.kind', '=', 'service_package')
-      .executeTakeFirst(),
+    purchaseLineOf(db, id),
   ])
   const periodOfDelivery = new Map(periods.flatMap((p) => (p.delivery_id ? [[p.delivery_id, p.number]] : [])))
   const visibleMessageIds = new Set(messages.map((m) => m.id))
@@ -363,7 +355,7 @@ export async function orderDetail(db: DB, id: string, staff: boolean) {
       dueAt: period.due_at.toISOString(),
       deliveredAt: iso(period.delivered_at),
       deliveryId: period.delivery_id,
-      refund: monthRefund(period, line?.refunded_at ?? null),
+      refund: monthRefund(period, line.refunded_at),
     })),
     assigneeId: staff ? order.assignee_id : null,
     buyer: staff
@@ -399,6 +391,29 @@ export async function orderDetail(db: DB, id: string, staff: boolean) {
 }
 
 export type ServiceOrderDetail = Awaited<ReturnType<typeof orderDetail>>
+
+/** The service order with the order line it was bought with (none for an order made without a package line). */
+export function purchaseLineOf(db: DB, id: string) {
+  return db
+    .selectFrom('service_orders as so')
+    .innerJoin('orders as o', 'o.id', 'so.order_id')
+    .leftJoin('order_items as i', (join) =>
+      join
+        .onRef('i.order_id', '=', 'so.order_id')
+        .onRef('i.service_package_id', '=', 'so.service_package_id')
+        .on('i.kind', '=', 'service_package'),
+    )
+    .select([
+      'so.order_id',
+      'so.recurring',
+      'so.stripe_subscription_id',
+      'o.status as order_status',
+      'o.captured_minor',
+    ])
+    .select(['i.id as line_id', 'i.unit_price_minor', 'i.refund_id', 'i.refunded_at'])
+    .where('so.id', '=', id)
+    .executeTakeFirstOrThrow()
+}
 
 /**
  * What came back of a paid month (decision 0104): a month its own Stripe invoice paid, by that invoice's refunds and

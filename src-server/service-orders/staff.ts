@@ -11,6 +11,7 @@ import { DomainError } from '../kernel/errors.ts'
 import { auditTransition, type Viewer, visibleOrder } from './access.ts'
 import { assertDeliverable, type Delivery, recordDelivery } from './delivery.ts'
 import { type MailLinks, mailStatusToBuyer } from './mails.ts'
+import { purchaseLineOf } from './repository.ts'
 import { moveServiceOrder, SERVICE_ORDER_TRANSITIONS, type ServiceOrderTransition } from './transitions.ts'
 
 const wrongStatus = () => new DomainError('conflict', 'This action is not available in the order’s current status')
@@ -166,27 +167,7 @@ async function refundMonth(trx: DB, options: CancelOptions, request: MonthRefund
 
 /** The order line this service order was bought with, and whether it can be refunded through the refunds flow. */
 async function refundableLine(trx: DB, id: string) {
-  const row = await trx
-    .selectFrom('service_orders as so')
-    .innerJoin('orders as o', 'o.id', 'so.order_id')
-    .leftJoin('order_items as i', (join) =>
-      join
-        .onRef('i.order_id', '=', 'so.order_id')
-        .onRef('i.service_package_id', '=', 'so.service_package_id')
-        .on('i.kind', '=', 'service_package'),
-    )
-    .select([
-      'so.order_id',
-      'so.recurring',
-      'so.stripe_subscription_id',
-      'o.status as order_status',
-      'o.captured_minor',
-      'i.id as line_id',
-      'i.unit_price_minor',
-      'i.refund_id',
-    ])
-    .where('so.id', '=', id)
-    .executeTakeFirstOrThrow()
+  const row = await purchaseLineOf(trx, id)
   const subscription = row.recurring ? row.stripe_subscription_id : null
   const reason: NoRefund | null = !row.line_id
     ? 'nothing_paid'
