@@ -4,7 +4,7 @@ import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { paidOfLine } from './paid-line.ts'
 import { ORDER_NOT_FOUND } from './pending.ts'
-import { creditNotesOfOrder } from './repository.ts'
+import { creditNotesOfOrder, renewalInvoicesOfOrder } from './repository.ts'
 
 export async function orderDetailForStaff(db: DB, orderId: string) {
   const order = await db
@@ -15,7 +15,7 @@ export async function orderDetailForStaff(db: DB, orderId: string) {
     .where('o.id', '=', orderId)
     .executeTakeFirst()
   if (!order) throw new DomainError('not_found', ORDER_NOT_FOUND)
-  const [lines, invoice, creditNotes, refunds, requests] = await Promise.all([
+  const [lines, invoice, renewalInvoices, creditNotes, refunds, requests] = await Promise.all([
     db
       .selectFrom('order_items')
       .select(['id', 'kind', 'title', 'detail', 'unit_price_minor', 'discount_minor', 'refunded_at', 'free_trial'])
@@ -23,6 +23,7 @@ export async function orderDetailForStaff(db: DB, orderId: string) {
       .orderBy('id')
       .execute(),
     db.selectFrom('invoices').select(['id', 'number']).where('order_id', '=', orderId).executeTakeFirst(),
+    renewalInvoicesOfOrder(db, orderId),
     // With those of its subscription's renewals (or its service's months), as the buyer's history lists them.
     creditNotesOfOrder(db, orderId),
     db
@@ -59,6 +60,7 @@ export async function orderDetailForStaff(db: DB, orderId: string) {
       refunded: Boolean(line.refunded_at),
     })),
     invoice: invoice ?? null,
+    renewalInvoices: renewalInvoices.map((row) => ({ id: row.id, number: row.number })),
     creditNotes: creditNotes.map((note) => ({ id: note.id, number: note.number, totalMinor: note.total_minor })),
     refunds: refunds.map((refund) => ({
       id: refund.id,

@@ -43,7 +43,7 @@ export async function listOrdersForUser(db: DB, userId: string) {
       .where('duplicate_of', 'is', null)
       .execute(),
     listPaidInvoicesByOrder(db, userId),
-    renewalInvoicesOf(db, userId),
+    renewalInvoicesOfUser(db, userId),
   ])
   return orders.map((order) => {
     const invoice = invoices.find((row) => row.order_id === order.id)
@@ -118,23 +118,28 @@ const creditNotes = (db: DB) =>
     .select(['cn.id', 'cn.number', 'cn.total_minor'])
     .orderBy('cn.number')
 
-/** A user's invoices for subscription payments after the first, with the order whose subscription billed each. */
-function renewalInvoicesOf(db: DB, userId: string) {
-  return db
+/** A user's invoices for subscription payments after the first, each with the order whose subscription billed it. */
+const renewalInvoicesOfUser = (db: DB, userId: string) =>
+  renewalInvoices(db).select(renewalInvoiceOrder.as('order_id')).where('i.user_id', '=', userId).execute()
+
+/** An order's invoices for its plan's renewals or its monthly service's later months (staff's order dialog). */
+export const renewalInvoicesOfOrder = (db: DB, orderId: string) =>
+  renewalInvoices(db).where(renewalInvoiceOrder, '=', orderId).execute()
+
+const renewalInvoiceOrder = sql<string | null>`coalesce(s.order_id, so.order_id)`
+
+const renewalInvoices = (db: DB) =>
+  db
     .selectFrom('invoices as i')
     .leftJoin('subscription_invoices as si', 'si.stripe_invoice_id', 'i.stripe_invoice_id')
     .leftJoin('subscriptions as s', 's.id', 'si.subscription_id')
     .leftJoin('service_order_periods as p', 'p.stripe_invoice_id', 'i.stripe_invoice_id')
     .leftJoin('service_orders as so', 'so.id', 'p.service_order_id')
     .select(['i.id', 'i.number'])
-    .select((eb) => eb.fn.coalesce('s.order_id', 'so.order_id').as('order_id'))
-    .where('i.user_id', '=', userId)
     .where('i.order_id', 'is', null)
     .where('i.stripe_invoice_id', 'is not', null)
     .orderBy('i.issued_at')
     .orderBy('i.number')
-    .execute()
-}
 
 /** A plan order's story: the free trial it started (if any), then each paid invoice with its amount and date. */
 function subscriptionHistory(

@@ -58,6 +58,12 @@ test('staff refund one course of a two-course order: it closes, the other stays,
   await dialog.getByRole('button', { name: 'Refund 1 line(s)' }).click()
   await expect(page.getByText(/^Refunded \$/)).toBeVisible()
   await expect(row.getByText('Partially refunded')).toBeVisible()
+  // Staff refunding again see what the order has been given back: its invoice and the credit note just issued.
+  await row.getByRole('button', { name: 'Refund' }).click()
+  await expect(dialog.getByRole('link', { name: /^View invoice INV-\d{4}-\d{6}$/ })).toBeVisible()
+  await expect(dialog.getByRole('link', { name: /^View credit note CN-\d{4}-\d{6}$/ })).toBeVisible()
+  await dialog.getByRole('button', { name: 'Cancel' }).click()
+  await expect(dialog).toBeHidden()
 
   await page.context().clearCookies()
   await signInAs(page, baseURL!, db, buyer)

@@ -95,8 +95,11 @@ export function BankDetails({ order }: { order: BuyerOrder }) {
   )
 }
 
-/** Links to the print page and PDF of the invoice and each credit note. */
-export function OrderDocuments({ order }: { order: BuyerOrder }) {
+/** An order's documents, as the buyer's history and staff's order dialogs both read them. */
+type OrderDocumentsOf = Pick<BuyerOrder, 'invoice' | 'renewalInvoices' | 'creditNotes'>
+
+/** Links to the print page and PDF of the invoice, each renewal's invoice and each credit note. */
+export function OrderDocuments({ order }: { order: OrderDocumentsOf }) {
   const documents = [
     ...(order.invoice ? [{ kind: 'invoice' as const, ...order.invoice, label: 'Invoice' }] : []),
     ...order.renewalInvoices.map((invoice) => ({ kind: 'invoice' as const, ...invoice, label: 'Invoice' })),

@@ -628,6 +628,7 @@ describe('refund requests', () => {
       refundedMinor: lines[0]!.priceMinor,
       lines: expect.any(Array),
       invoice,
+      renewalInvoices: [],
       creditNotes: [
         { id: expect.any(String), number: decided.refund!.creditNoteNumber, totalMinor: lines[0]!.priceMinor },
       ],

@@ -15,6 +15,7 @@ import type { FakeStripe } from '../../support/fake-stripe.ts'
 import { mailsTo } from '../../support/outbox.ts'
 import { type PaymentsServer, startPaymentsServer, webhookOutcome } from '../../support/payments-server.ts'
 import { renewedServiceBuyer } from '../../support/renewals.ts'
+import { shopCaller } from '../../support/shop.ts'
 
 let shop: PaymentsServer
 let fake: FakeStripe
@@ -91,6 +92,10 @@ describe('a refund of a paid month of a recurring service', () => {
       totalMinor: 700,
       lines: [{ title: `Refund: ${title} (monthly)` }],
     })
+    // Staff's dialogs about that order link the same documents: the month's invoice and its credit note.
+    const staffView = await (await shopCaller(db(), admin, shop.payments)).admin.orders.detail({ id: orderId })
+    expect(staffView.renewalInvoices).toEqual(history.renewalInvoices)
+    expect(staffView.creditNotes).toEqual(history.creditNotes)
     const refundMails = await mails('order_refunded', user.email)
     expect(refundMails).toHaveLength(1)
     expect(refundMails[0]!.text_body).toContain(`${title} (monthly)`)

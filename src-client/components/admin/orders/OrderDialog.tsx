@@ -1,7 +1,9 @@
 // The frame of the admin's dialogs about one order's lines (Refund, Assign refunded lines): open while an order is
-// chosen, the order loaded once here, and after a save the admin's lists refreshed before the dialog closes.
+// chosen, the order loaded once here with links to its documents (invoices, credit notes), and after a save the
+// admin's lists refreshed before the dialog closes.
 import { useQuery } from '@tanstack/react-query'
 import { type ComponentType, type ReactNode, useState } from 'react'
+import { OrderDocuments } from '#client/components/purchases/OrderActions.tsx'
 import { button } from '#client/components/ui/button.ts'
 import { ErrorState, LoadingState } from '#client/components/ui/states.tsx'
 import type { RouterOutputs } from '#client/lib/types.ts'
@@ -67,7 +69,12 @@ function LoadedOrder({
     await refresh()
     onClose()
   }
-  return <Form order={detail.data} onCancel={onClose} onSaved={onSaved} />
+  return (
+    <>
+      <OrderDocuments order={detail.data} />
+      <Form order={detail.data} onCancel={onClose} onSaved={onSaved} />
+    </>
+  )
 }
 
 /** The form's last row: Cancel, then its submit button (`children`). */
