@@ -56,3 +56,16 @@ export function trialChargeText(paidMinor: number, currency: string): string {
 export function trialStartedText(amountMinor: number, currency: string, firstChargeAt: string | Date): string {
   return `Free trial started — first charge of ${formatMoney(amountMinor, currency)} on ${formatDate(firstChargeAt)}`
 }
+
+/**
+ * What paying annually saves against twelve monthly payments, as the pricing page states it: the smallest saving of
+ * the plans, in whole percent rounded down, so no plan saves less than it says (0 without plans).
+ */
+export function annualSavingPercent(plans: readonly { monthlyPriceMinor: number; annualPriceMinor: number }[]): number {
+  const savings = plans
+    .filter((plan) => plan.monthlyPriceMinor > 0)
+    .map((plan) =>
+      Math.floor(((12 * plan.monthlyPriceMinor - plan.annualPriceMinor) * 100) / (12 * plan.monthlyPriceMinor)),
+    )
+  return savings.length ? Math.max(0, Math.min(...savings)) : 0
+}

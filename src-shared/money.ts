@@ -1,5 +1,5 @@
 // Money is integer minor units (cents, pence) plus an ISO currency code. Formatting lives only here.
-import { groupDigits } from './numbers.ts'
+import { groupDigits, headlineCount } from './numbers.ts'
 
 export const CURRENCIES = ['USD', 'GBP'] as const
 export type Currency = (typeof CURRENCIES)[number]
@@ -22,6 +22,11 @@ export function formatMoney(amountMinor: number, currency: string = 'USD'): stri
     ? `${groupDigits(Math.floor(minor / 100))}.${String(minor % 100).padStart(2, '0')}`
     : (minor / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })
   return `${sign}${currencySymbol(currency)}${digits}`
+}
+
+/** An amount as a headline shows it, in whole units rounded down: "$8,500", "$125M+", "£12.5K+". */
+export function headlineMoney(amountMinor: number, currency: string): string {
+  return `${currencySymbol(currency)}${headlineCount(Math.floor(amountMinor / 100))}`
 }
 
 /**

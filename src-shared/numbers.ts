@@ -11,6 +11,18 @@ export function groupDigits(n: number): string {
   return n < 0 || Object.is(n, -0) ? `-${digits}` : digits
 }
 
+/**
+ * A count as a headline shows it, never more than it is: exact below ten thousand ("8,500"), else rounded down to one
+ * decimal of thousands or millions with a "+" ("12.5K+", "1.2M+").
+ */
+export function headlineCount(n: number): string {
+  const whole = Math.max(0, Math.floor(n))
+  if (whole < 10_000) return groupDigits(whole)
+  const [unit, size] = whole < 1_000_000 ? ['K', 1_000] : ['M', 1_000_000]
+  const tenths = Math.floor((whole * 10) / size)
+  return `${groupDigits(Math.floor(tenths / 10))}${tenths % 10 ? `.${tenths % 10}` : ''}${unit}+`
+}
+
 /** The months in English, for the days written without Intl (here and dates.ts). */
 export const MONTHS = [
   'January',

@@ -33,7 +33,7 @@ export const Route = createFileRoute('/features')({
             [
               'Coupons and limited-time discounts',
               'Bundles of courses at a single price',
-              'Featured placement in a catalogue browsed by over a million learners',
+              'A searchable catalogue where our team features standout courses on the home page',
               'Search-friendly course pages with rich results',
             ],
           ],

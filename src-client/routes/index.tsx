@@ -1,8 +1,14 @@
 import { useQuery } from '@tanstack/react-query'
 import { createFileRoute } from '@tanstack/react-router'
-import { CategoryCards, FeaturedCourses, FeaturedServices, Testimonials } from '../components/home/dynamic-sections.tsx'
+import {
+  CategoryCards,
+  FeaturedCourses,
+  FeaturedServices,
+  StatsBand,
+  Testimonials,
+} from '../components/home/dynamic-sections.tsx'
 import { PromoCarousel } from '../components/home/PromoCarousel.tsx'
-import { ClosingCta, FeatureList, HomeHero, StatsBand } from '../components/home/static-sections.tsx'
+import { ClosingCta, FeatureList, HomeHero } from '../components/home/static-sections.tsx'
 import { ErrorState, LoadingState } from '../components/ui/states.tsx'
 import { SITE_NAME, seo } from '../lib/seo.ts'
 
@@ -10,6 +16,7 @@ export const Route = createFileRoute('/')({
   // prefetchQuery never throws: a failing section shows its own error state while the rest of the page works.
   loader: ({ context: { queryClient, trpc } }) =>
     Promise.all([
+      queryClient.prefetchQuery(trpc.catalog.stats.queryOptions()),
       queryClient.prefetchQuery(trpc.catalog.featuredCourses.queryOptions()),
       queryClient.prefetchQuery(trpc.content.promoVideos.queryOptions()),
       queryClient.prefetchQuery(trpc.services.featured.queryOptions()),
@@ -32,7 +39,7 @@ function HomePage() {
     <main>
       <HomeHero />
       <Promo />
-      <StatsBand />
+      <StatsBand trpc={trpc} />
       <FeaturedCourses trpc={trpc} />
       <FeaturedServices trpc={trpc} />
       <CategoryCards trpc={trpc} />

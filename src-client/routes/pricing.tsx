@@ -1,7 +1,10 @@
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
 import { useState } from 'react'
+import { useSession } from '#client/lib/session.ts'
+import type { RouterOutputs } from '#client/lib/types.ts'
 import { PLATFORM_FEE_BASIS_POINTS } from '#shared/creator-plans.ts'
+import { annualSavingPercent } from '#shared/membership.ts'
 import { css, cx } from '#styled-system/css'
 import { useEntitlements } from '../components/cart/hooks.ts'
 import { PlanCartButton } from '../components/cart/PlanCartButton.tsx'
@@ -17,18 +20,25 @@ import { seo } from '../lib/seo.ts'
 
 export const Route = createFileRoute('/pricing')({
   loader: ({ context }) => context.queryClient.ensureQueryData(context.trpc.plans.list.queryOptions()),
-  head: () =>
+  head: ({ loaderData }) =>
     seo({
       title: 'Pricing',
-      description:
-        'Simple plans for course creators: Basic, Pro and Enterprise, billed monthly or annually (save 20%).',
+      description: `Simple plans for course creators: Basic, Pro and Enterprise, billed monthly or annually${savingText(loaderData?.plans ?? [], ' (save {n}%)')}.`,
     }),
   pendingComponent: () => <LoadingState label="Loading plans…" />,
   errorComponent: routeError('Failed to load plans'),
   component: PricingPage,
 })
 
-const faqs = [
+type Plans = RouterOutputs['plans']['list']['plans']
+
+/** `template` with the annual saving the plans' prices give ("{n}"), or nothing when annual saves nothing. */
+function savingText(plans: Plans, template: string): string {
+  const percent = annualSavingPercent(plans)
+  return percent > 0 ? template.replace('{n}', String(percent)) : ''
+}
+
+const faqs = (plans: Plans) => [
   {
     question: 'Is there a free trial?',
     answer:
@@ -41,7 +51,7 @@ const faqs = [
   },
   {
     question: 'How does annual billing work?',
-    answer: 'Annual plans are paid once a year and cost about 20% less than paying monthly for twelve months.',
+    answer: `Annual plans are paid once a year${savingText(plans, ' and cost at least {n}% less than paying monthly for twelve months')}.`,
   },
   {
     question: 'What payment methods do you accept?',
@@ -62,6 +72,7 @@ function PricingPage() {
   const { data: entitlements } = useEntitlements()
   const current = entitlements?.plan ?? null
   const trialAvailable = entitlements?.trialAvailable ?? true
+  const { user } = useSession()
   const [cycle, setCycle] = useState<BillingCycle>('monthly')
   const planAction = (planId: string) =>
     !current ? (
@@ -113,12 +124,13 @@ function PricingPage() {
           >
             <legend className={css({ srOnly: true })}>Billing cycle</legend>
             {toggle('monthly', 'Monthly')}
-            {toggle('annual', 'Annual (Save 20%)')}
+            {toggle('annual', `Annual${savingText(plans.plans, ' (Save {n}%)')}`)}
           </fieldset>
         </Container>
       </section>
       <Section>
         <div
+          id="plans"
           className={css({
             display: 'grid',
             gap: '6',
@@ -147,6 +159,13 @@ function PricingPage() {
             />
           ))}
         </div>
+        <p data-testid="plans-premium" className={css({ mt: '8', textAlign: 'center', color: 'fg.muted' })}>
+          Every plan also makes you a Premium member while it runs:{' '}
+          <Link to="/account/premium" className={css({ color: 'accent', textDecoration: 'underline' })}>
+            unlimited premium courses, offline downloads, live webinars and messages to instructors
+          </Link>
+          .
+        </p>
         <h2 className={css({ fontSize: '2xl', fontWeight: 'bold', mt: '16', mb: '6', textAlign: 'center' })}>
           Compare Plans
         </h2>
@@ -156,12 +175,25 @@ function PricingPage() {
         <h2 className={css({ fontSize: '2xl', fontWeight: 'bold', mb: '6', textAlign: 'center' })}>
           Frequently Asked Questions
         </h2>
-        <Faq items={faqs} />
+        <Faq items={faqs(plans.plans)} />
       </Section>
+      {/* What the band offers follows the visitor: a trial to sign up for, a plan to choose, or the plan they hold. */}
       <ClosingBand
         title="Start teaching today"
-        text="Try any plan free for 7 days. No commitment, cancel anytime."
-        action={{ to: '/signup', label: 'Start Free Trial' }}
+        text={
+          current
+            ? 'Change your plan or its billing any time from Membership in your account.'
+            : trialAvailable
+              ? 'Try any plan free for 7 days. No commitment, cancel anytime.'
+              : 'Choose a plan above: it starts with its first payment, and you can cancel anytime.'
+        }
+        action={
+          current
+            ? { to: '/account/membership', label: 'Manage your plan' }
+            : user
+              ? { to: '/pricing', hash: 'plans', label: trialAvailable ? 'Start Free Trial' : 'Choose a plan' }
+              : { to: '/signup', search: { redirect: '/pricing' }, label: 'Start Free Trial' }
+        }
         secondary={{ to: '/contact', label: 'Talk to Sales' }}
       />
     </main>

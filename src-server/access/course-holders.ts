@@ -101,3 +101,14 @@ export async function courseGrant(db: DB, grantId: string) {
     .where('kind', '=', 'course')
     .executeTakeFirst()
 }
+
+/** How many learners hold at least one course now (a live course grant): the home page's active students. */
+export async function countCourseHolders(db: DB): Promise<number> {
+  const row = await db
+    .selectFrom('access_grants')
+    .select(sql<number>`count(distinct user_id)::int`.as('learners'))
+    .where('kind', '=', 'course')
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst()
+  return row?.learners ?? 0
+}

@@ -1,5 +1,6 @@
 // Instructor profiles as the shop shows them (/instructors/{slug}): the profile and its published courses.
 // The catalogue only reads instructors; a creator's profile is written by creators/profiles.ts.
+import { sql } from 'kysely'
 import type { DB } from '../kernel/db.ts'
 import { courseCardColumns } from './repository.ts'
 
@@ -88,4 +89,14 @@ export async function instructorProfilesOf(db: DB, userIds: readonly string[]) {
     .where('user_id', 'in', userIds)
     .execute()
   return userIds.flatMap((id) => rows.filter((row) => row.user_id === id))
+}
+
+/** How many instructors teach a published course: the home page's course creators. */
+export async function countTeachingInstructors(db: DB): Promise<number> {
+  const row = await db
+    .selectFrom('courses')
+    .select(sql<number>`count(distinct instructor_id)::int`.as('instructors'))
+    .where('status', '=', 'published')
+    .executeTakeFirst()
+  return row?.instructors ?? 0
 }

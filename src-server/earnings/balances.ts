@@ -43,3 +43,18 @@ export async function ledgerTotals(db: DB): Promise<Map<string, number>> {
     .execute()
   return new Map(rows.map((row) => [row.currency, Number(row.total)]))
 }
+
+/**
+ * What creators have earned, per currency: every creator's pending, available and paid-out entries together (their
+ * shares of sales and of the Premium pool, less refunds, fees and chargebacks). The home page's creator earnings.
+ */
+export async function creatorEarningsTotals(db: DB): Promise<{ currency: Currency; amountMinor: number }[]> {
+  const rows = await db
+    .selectFrom('ledger_entries')
+    .select(['currency', (eb) => eb.fn.sum<string | number>('amount_minor').as('total')])
+    .where('account', 'in', ['creator_pending', 'creator_available', 'creator_paid_out'])
+    .groupBy('currency')
+    .orderBy('currency')
+    .execute()
+  return rows.map((row) => ({ currency: row.currency, amountMinor: Number(row.total) }))
+}

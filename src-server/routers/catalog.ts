@@ -9,11 +9,13 @@ import {
   courseDetailInput,
   courseDetailSchema,
   featuredCoursesInput,
+  marketplaceStatsSchema,
 } from '../../src-shared/schemas/catalog.ts'
 import { searchCatalogue } from '../catalog/catalogue-page.ts'
 import { findPublishedCourseWithCurriculum } from '../catalog/course-page.ts'
 import { type CourseCardRow, listCategoriesWithCounts, listFeaturedCourses } from '../catalog/repository.ts'
 import { courseTakesMessages } from '../flows/instructor-messages.ts'
+import { marketplaceStats } from '../flows/marketplace-stats.ts'
 import { renderMarkdown } from '../learning/markdown.ts'
 import { publicProcedure, router } from '../trpc/init.ts'
 
@@ -59,6 +61,9 @@ export const catalogRouter = router({
       const { rows, ...result } = await searchCatalogue(ctx.db, input)
       return { ...result, items: rows.map(toCourseCard) }
     }),
+
+  /** The home page's statistics: active students, course creators and creator earnings (kept a minute per node). */
+  stats: publicProcedure.output(marketplaceStatsSchema).query(({ ctx }) => marketplaceStats(ctx.db)),
 
   /** Categories with their published-course counts, computed from the database. */
   categories: publicProcedure.output(z.array(categoryCountSchema)).query(async ({ ctx }) => {

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { CATALOGUE_PAGE_SIZE, DURATION_BANDS, PRICE_BANDS, SORT_OPTIONS } from '../constants.ts'
+import { CURRENCIES } from '../money.ts'
 
 export const courseIdSchema = z.string().trim().min(1).max(120)
 /** `catalog.course`'s input (one published course by id). */
@@ -74,6 +75,13 @@ export const categoryCountSchema = z.object({
   description: z.string(),
   icon: z.string(),
   count: z.number().int(),
+})
+
+/** The home page's statistics band, counted on the server (flows/marketplace-stats.ts). */
+export const marketplaceStatsSchema = z.object({
+  activeStudents: z.number().int().nonnegative(),
+  courseCreators: z.number().int().nonnegative(),
+  creatorEarnings: z.array(z.object({ currency: z.enum(CURRENCIES), amountMinor: z.number().int() })),
 })
 
 /** A facet's count; null when the counts are not known (the page then shows the options without numbers). */

@@ -42,7 +42,7 @@ test('membership: one plan in the cart, trial, first charge, change plan, cancel
     page.getByTestId('plan-card').filter({ has: page.getByRole('heading', { name, exact: true }) })
   await card('Basic').getByRole('button', { name: 'Add to Cart' }).click()
   await expect(page.getByText('Basic plan added to cart')).toBeVisible()
-  await page.getByRole('button', { name: 'Annual (Save 20%)' }).click()
+  await page.getByRole('button', { name: 'Annual (Save 16%)' }).click()
   await card('Pro').getByRole('button', { name: 'Add to Cart' }).click()
   await expect(page.getByText('Pro (annual) replaced Basic (monthly) in your cart')).toBeVisible()
   await page.getByRole('button', { name: 'Monthly', exact: true }).click()
@@ -118,6 +118,9 @@ test('membership: one plan in the cart, trial, first charge, change plan, cancel
   await expect(card('Pro').getByRole('button', { name: 'Your current plan' })).toBeDisabled()
   await expect(card('Basic').getByRole('link', { name: 'Change plan' })).toBeVisible()
   await expect(page.getByTestId('trial-used')).toBeVisible()
+  // The closing band offers no free trial to a member: it leads to their plan.
+  await expect(page.getByRole('link', { name: 'Start Free Trial' })).toHaveCount(0)
+  await expect(page.getByRole('link', { name: 'Manage your plan' })).toHaveAttribute('href', '/account/membership')
 })
 
 test('a cancelled membership’s Premium page says when it ends, not that it renews', async ({ page, db, baseURL }) => {

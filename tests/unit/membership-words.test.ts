@@ -1,6 +1,7 @@
 // How a plan is told in words (src-shared/membership.ts): the same on /account, for staff and in e-mails.
 import { describe, expect, it } from 'vitest'
 import {
+  annualSavingPercent,
   type MembershipFacts,
   membershipStatusText,
   trialChargeText,
@@ -59,5 +60,25 @@ describe('a plan told in words', () => {
       'Free trial until 9 January 2027 — first charge of $9.99',
     )
     expect(trialChargeText(0, 'USD')).not.toMatch(/\d{4}/)
+  })
+})
+
+describe('annualSavingPercent', () => {
+  it('is the smallest saving of the plans, rounded down: the seed’s prices save 16%, not the spec’s 20%', () => {
+    const seed = [
+      { monthlyPriceMinor: 999, annualPriceMinor: 9999 },
+      { monthlyPriceMinor: 1999, annualPriceMinor: 19999 },
+      { monthlyPriceMinor: 4999, annualPriceMinor: 49999 },
+    ]
+    expect(annualSavingPercent(seed)).toBe(16)
+    expect(annualSavingPercent([{ monthlyPriceMinor: 1000, annualPriceMinor: 9600 }])).toBe(20)
+    expect(annualSavingPercent([...seed, { monthlyPriceMinor: 1000, annualPriceMinor: 11000 }])).toBe(8)
+  })
+
+  it('is 0 when annual saves nothing, costs more, or there is no paid plan', () => {
+    expect(annualSavingPercent([{ monthlyPriceMinor: 1000, annualPriceMinor: 12000 }])).toBe(0)
+    expect(annualSavingPercent([{ monthlyPriceMinor: 1000, annualPriceMinor: 13000 }])).toBe(0)
+    expect(annualSavingPercent([{ monthlyPriceMinor: 0, annualPriceMinor: 0 }])).toBe(0)
+    expect(annualSavingPercent([])).toBe(0)
   })
 })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatMoney, lineNetMinor, toMinorUnits } from '../../src-shared/money.ts'
+import { formatMoney, headlineMoney, lineNetMinor, toMinorUnits } from '../../src-shared/money.ts'
 
 describe('formatMoney', () => {
   it('uses £ for GBP and $ for everything else, with two decimals', () => {
@@ -60,5 +60,14 @@ describe('allocate (largest remainder)', () => {
         },
       ),
     )
+  })
+})
+
+describe('headlineMoney', () => {
+  it('writes whole units rounded down, compact from ten thousand, never more than the amount', () => {
+    expect(headlineMoney(99, 'USD')).toBe('$0')
+    expect(headlineMoney(850_099, 'USD')).toBe('$8,500')
+    expect(headlineMoney(12_549_999, 'GBP')).toBe('£125.4K+')
+    expect(headlineMoney(12_500_000_000, 'USD')).toBe('$125M+')
   })
 })

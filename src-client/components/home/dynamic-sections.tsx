@@ -1,8 +1,10 @@
-// Home sections read from the database: featured courses, featured services, categories, testimonials.
+// Home sections read from the database: the statistics, featured courses, featured services, categories, testimonials.
 import { type UseQueryResult, useQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import type { ReactNode } from 'react'
 import type { Trpc } from '#client/lib/trpc.ts'
+import { headlineMoney } from '#shared/money.ts'
+import { headlineCount } from '#shared/numbers.ts'
 import { css, cx } from '#styled-system/css'
 import { CourseCartButton } from '../cart/CourseCartButton.tsx'
 import { CourseCard } from '../course/CourseCard.tsx'
@@ -10,7 +12,7 @@ import { ServiceCardGrid } from '../service/ServiceCardGrid.tsx'
 import { button } from '../ui/button.ts'
 import { raisedCard } from '../ui/card.ts'
 import { Icon, isIconName } from '../ui/icons.tsx'
-import { Section } from '../ui/layout.tsx'
+import { Container, Section } from '../ui/layout.tsx'
 import { SafeImage } from '../ui/SafeImage.tsx'
 import { EmptyState, ErrorState, LoadingState } from '../ui/states.tsx'
 
@@ -55,6 +57,54 @@ function ViewAll({ to, children }: { to: '/courses' | '/services'; children: Rea
         {children}
       </Link>
     </div>
+  )
+}
+
+/**
+ * The statistics band: learners holding a course, instructors teaching one and what creators have earned, as the
+ * server counts them. A figure still at nothing is left out rather than shown as a zero.
+ */
+export function StatsBand({ trpc }: { trpc: Trpc }) {
+  const query = useQuery(trpc.catalog.stats.queryOptions())
+  const stats = query.data
+    ? [
+        { value: query.data.activeStudents ? headlineCount(query.data.activeStudents) : '', label: 'Active Students' },
+        { value: query.data.courseCreators ? headlineCount(query.data.courseCreators) : '', label: 'Course Creators' },
+        {
+          value: query.data.creatorEarnings
+            .filter((total) => total.amountMinor >= 100)
+            .map((total) => headlineMoney(total.amountMinor, total.currency))
+            .join(' · '),
+          label: 'Creator Earnings',
+        },
+      ].filter((stat) => stat.value)
+    : []
+  if (query.isSuccess && stats.length === 0) return null
+  return (
+    <section aria-label="Statistics" className={css({ bg: 'surface', borderBottomWidth: '1px', borderColor: 'line' })}>
+      <Container
+        className={css({
+          py: '10',
+          display: 'grid',
+          gap: '6',
+          gridTemplateColumns: { base: '1fr', md: 'repeat(auto-fit, minmax(12rem, 1fr))' },
+          textAlign: 'center',
+        })}
+      >
+        {query.isPending ? (
+          <LoadingState label="Loading statistics…" />
+        ) : query.isError ? (
+          <ErrorState title="Failed to load statistics" error={query.error} onRetry={() => query.refetch()} />
+        ) : (
+          stats.map((stat) => (
+            <div key={stat.label} data-testid="statistic">
+              <p className={css({ fontSize: '4xl', fontWeight: 'extrabold', color: 'accent' })}>{stat.value}</p>
+              <p className={css({ color: 'fg.muted' })}>{stat.label}</p>
+            </div>
+          ))
+        )}
+      </Container>
+    </section>
   )
 }
 

@@ -40,35 +40,6 @@ export function HomeHero() {
   )
 }
 
-const stats = [
-  { value: '1.2M+', label: 'Active Students' },
-  { value: '8,500+', label: 'Course Creators' },
-  { value: '$125M+', label: 'Creator Earnings' },
-]
-
-export function StatsBand() {
-  return (
-    <section aria-label="Statistics" className={css({ bg: 'surface', borderBottomWidth: '1px', borderColor: 'line' })}>
-      <Container
-        className={css({
-          py: '10',
-          display: 'grid',
-          gap: '6',
-          gridTemplateColumns: { base: '1fr', md: 'repeat(3, 1fr)' },
-          textAlign: 'center',
-        })}
-      >
-        {stats.map((stat) => (
-          <div key={stat.label}>
-            <p className={css({ fontSize: '4xl', fontWeight: 'extrabold', color: 'accent' })}>{stat.value}</p>
-            <p className={css({ color: 'fg.muted' })}>{stat.label}</p>
-          </div>
-        ))}
-      </Container>
-    </section>
-  )
-}
-
 const features: { icon: IconName; title: string; text: string }[] = [
   {
     icon: 'book',
@@ -83,7 +54,7 @@ const features: { icon: IconName; title: string; text: string }[] = [
   {
     icon: 'users',
     title: 'Grow your audience',
-    text: 'Coupons, bundles and featured placement in a catalogue browsed by over a million learners.',
+    text: 'Coupons, bundles and gifts, and a searchable catalogue where our team features standout courses.',
   },
   {
     icon: 'check',

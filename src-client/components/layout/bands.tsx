@@ -17,8 +17,8 @@ export function DarkHero({ className, children }: { className?: string; children
   )
 }
 
-/** A band's call to action: where it goes and what it says. */
-type BandAction = { to: LinkProps['to']; label: string }
+/** A band's call to action: where it goes (with its search and hash, if any) and what it says. */
+type BandAction = { to: LinkProps['to']; search?: LinkProps['search']; hash?: string; label: string }
 
 /**
  * The brand-coloured band at the foot of a selling page (home, pricing, a service): a heading, a line, then what to do
@@ -41,7 +41,12 @@ export function ClosingBand({
         <h2 className={css({ fontSize: '2xl', fontWeight: 'bold' })}>{title}</h2>
         <p className={css({ mt: '2', color: 'brand.100', maxW: '2xl', mx: 'auto' })}>{text}</p>
         <div className={css({ mt: '6', display: 'flex', gap: '3', justifyContent: 'center', flexWrap: 'wrap' })}>
-          <Link to={action.to} className={button({ variant: 'light', size: 'lg' })}>
+          <Link
+            to={action.to}
+            search={action.search}
+            hash={action.hash}
+            className={button({ variant: 'light', size: 'lg' })}
+          >
             {action.label}
           </Link>
           {secondary ? (
