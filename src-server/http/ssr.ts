@@ -284,6 +284,17 @@ async function readPageStart(
   }
 }
 
+/** A route's redirect to the requested page with another search (a GET's only), as a path and search; else null. */
+function sameAddressOtherSearch(request: FastifyRequest, response: Response): string | null {
+  const location = response.headers.get('location')
+  if (request.method !== 'GET' || !location) return null
+  const requested = new URL(request.url, `${request.protocol}://${request.host || 'localhost'}`)
+  const target = new URL(location, requested)
+  if (target.origin !== requested.origin || target.pathname !== requested.pathname) return null
+  if (target.search === requested.search) return null
+  return `${target.pathname}${target.search}`
+}
+
 /**
  * Renders the page into the template and sends it (streamed). Resolves false when it sent nothing (the caller sends
  * the client-only shell): the route redirected, or rendering failed before the first byte.
@@ -326,7 +337,13 @@ export async function sendRenderedPage(
   }
   if (!response.body || (response.status >= 300 && response.status < 400)) {
     await response.body?.cancel()
-    return false
+    const canonical = sameAddressOtherSearch(request, response)
+    if (!canonical) return false
+    // Only the search changed (a link's "?category=Marketing" written as the page reads it, "marketing"): the
+    // browser is sent there, and the page it then asks for is rendered, as a crawler or a visitor without
+    // JavaScript needs. Any other redirect (a page that needs signing in) stays the client's.
+    reply.redirect(canonical, 301)
+    return true
   }
   const csp = reply.getHeader('content-security-policy')
   if (typeof csp === 'string') reply.header('content-security-policy', withScriptNonce(csp, nonce))

@@ -152,6 +152,24 @@ test.describe('without JavaScript', () => {
     await expect(page.getByTestId('course-card').first()).toContainText(formatMoney(result.items[0]?.priceMinor ?? 0))
   })
 
+  test('a catalogue address written another way is sent to the page’s own, then rendered', async ({
+    page,
+    request,
+  }) => {
+    // The spec's links say "?category=Marketing"; the catalogue reads "marketing". Rendered as asked, the page was empty.
+    const asked = await request.get('/courses?category=Marketing&sort=popular', { maxRedirects: 0 })
+    expect(asked.status()).toBe(301)
+    expect(asked.headers().location).toBe('/courses?category=marketing&sort=popular')
+    const marketing = await trpc<{ total: number }>(request, 'catalog.search', { category: 'marketing' })
+    expect(marketing.total).toBeGreaterThan(0)
+    const response = await page.goto('/courses?category=Marketing')
+    expect(response?.status()).toBe(200)
+    expect(new URL(page.url()).search).toBe('?category=marketing')
+    await expect(page.getByTestId('catalogue-count')).toHaveText(`${marketing.total} Courses`)
+    // A page that needs signing in is not redirected by the server: the browser's app sends the visitor on.
+    expect((await request.get('/account', { maxRedirects: 0 })).status()).toBe(200)
+  })
+
   test('a course page shows its title, price and curriculum; an unknown one is a 404 page', async ({
     page,
     request,
