@@ -147,6 +147,41 @@ describe('signed deliveries', { timeout: 90_000 }, () => {
     expect(log.filter((row) => row.status === 'pending')).toHaveLength(2)
   })
 
+  it('a line refunded, then the rest of the order: each line is reported given back once', async () => {
+    const { owner, endpointId } = await enterpriseEndpoint(['order.refunded', 'enrolment.revoked'])
+    const [first, second] = await Promise.all([
+      createCreatorCourse(db(), owner, { status: 'published' }),
+      createCreatorCourse(db(), owner, { status: 'published' }),
+    ])
+    const sale = await sell(db(), [
+      { id: first.id, title: first.title, price_minor: 4900 },
+      { id: second.id, title: second.title, price_minor: 2000 },
+    ])
+    const lineOf = async (courseId: string) =>
+      (
+        await db()
+          .selectFrom('order_items')
+          .select('id')
+          .where('order_id', '=', sale.orderId)
+          .where('course_id', '=', courseId)
+          .executeTakeFirstOrThrow()
+      ).id
+    const admin = await createUser(db(), { role: 'super_admin' })
+    const actor = { id: admin.id, email: admin.email }
+    await refundOrder(db(), { orderId: sale.orderId, lineIds: [await lineOf(first.id)], reference: 'RF-A', actor }, null)
+    await refundOrder(db(), { orderId: sale.orderId, reference: 'RF-REST', actor }, null)
+    const refunded = (await pendingDeliveries(endpointId))
+      .filter((row) => row.event_type === 'order.refunded')
+      .map((row) => (row.payload as { data: { courseId: string; amountMinor: number } }).data)
+    // 49.00 then 20.00: 69.00 given back of a 69.00 order, not A's 49.00 a second time.
+    expect(refunded).toEqual([
+      expect.objectContaining({ courseId: first.id, amountMinor: 4900 }),
+      expect.objectContaining({ courseId: second.id, amountMinor: 2000 }),
+    ])
+    const revoked = (await pendingDeliveries(endpointId)).filter((row) => row.event_type === 'enrolment.revoked')
+    expect(revoked).toHaveLength(2)
+  })
+
   it('an endpoint not subscribed to an event gets none; a school without endpoints costs nothing', async () => {
     const { owner, endpointId } = await enterpriseEndpoint(['question.asked'])
     const created = await createCreatorCourse(db(), owner, { status: 'published' })
