@@ -1538,6 +1538,15 @@ export interface PremiumPoolSharesTable {
   created_at: CreatedAt
 }
 
+/** A course's pool share as split among its instructors (largest remainder), as their ledgers were credited. */
+export interface PremiumPoolSharePartsTable {
+  month: string
+  currency: 'USD' | 'GBP'
+  course_id: string
+  creator_id: string
+  share_minor: number
+}
+
 export interface CreatorUploadsTable {
   /** The tus upload id. */
   id: string
@@ -1982,6 +1991,7 @@ export interface Database {
   premium_watch_time: PremiumWatchTimeTable
   premium_pool_months: PremiumPoolMonthsTable
   premium_pool_shares: PremiumPoolSharesTable
+  premium_pool_share_parts: PremiumPoolSharePartsTable
   catalog_facet_counts: CatalogFacetCountsTable
   catalog_search_words: CatalogSearchWordsTable
   catalog_word_counts: CatalogWordCountsTable

@@ -1,8 +1,8 @@
 // The Premium pool: each month, a share (basis points) of Premium's revenue net of refunds, per currency, split
 // among the included creator-owned courses by the seconds Premium members watched them, by largest remainder (no
-// cent lost), stored once and credited to each course's creator as *available* under one ledger key per month,
-// currency and course. A month whose pool nobody earned (no minutes watched) credits nobody: it stays with the
-// platform, recorded with distributed 0.
+// cent lost), then each course's share among its instructors (premium_pool_share_parts); all stored once, and
+// credited as *available* under one ledger key per month, currency and course. A month whose pool nobody earned (no
+// minutes watched) credits nobody: it stays with the platform, recorded with distributed 0.
 import { allocate, type Currency } from '../../src-shared/money.ts'
 import type { DB } from '../kernel/db.ts'
 import { post } from './ledger.ts'
@@ -108,6 +108,21 @@ export async function recordPoolMonth(trx: DB, month: PoolMonth): Promise<PoolOu
       .execute()
   }
   for (const share of shares) {
+    // Split among the course's instructors as a sale is (largest remainder, no cent lost), stored once: the ledger
+    // credits these parts and each instructor's Earnings page shows their own.
+    const parts = splitAmongCreators(share.shareMinor, share)
+    await trx
+      .insertInto('premium_pool_share_parts')
+      .values(
+        parts.map((part) => ({
+          month: month.month,
+          currency: month.currency,
+          course_id: share.courseId,
+          creator_id: part.creatorId,
+          share_minor: part.creatorMinor,
+        })),
+      )
+      .execute()
     if (share.shareMinor === 0) continue
     await post(trx, {
       key: poolShareKey(month.month, month.currency, share.courseId),
@@ -116,8 +131,7 @@ export async function recordPoolMonth(trx: DB, month: PoolMonth): Promise<PoolOu
       memo: `Premium pool ${month.month}: ${share.title} (${minutes(share.seconds)} min watched)`,
       entries: [
         { account: 'premium_pool', currency: month.currency, amountMinor: -share.shareMinor },
-        // Split among the course's instructors as a sale is (largest remainder, no cent lost).
-        ...creditParts(splitAmongCreators(share.shareMinor, share), 'creator_available', month.currency),
+        ...creditParts(parts, 'creator_available', month.currency),
       ],
     })
   }
@@ -130,15 +144,24 @@ export async function poolMonthComputed(db: DB, month: string): Promise<boolean>
   return row !== undefined
 }
 
-/** A creator's pool shares per course and month (newest first, at most `months` months back from the newest). */
+/**
+ * A creator's own parts of the pool per course and month (newest first, at most `limit` rows): an owner's and each
+ * co-instructor's, as their ledgers were credited, with the course's minutes watched.
+ */
 export async function creatorPoolShares(db: DB, creatorId: string, limit = 120) {
   const rows = await db
-    .selectFrom('premium_pool_shares')
-    .select(['month', 'currency', 'course_id', 'watched_seconds', 'share_minor'])
-    .where('creator_id', '=', creatorId)
-    .orderBy('month', 'desc')
-    .orderBy('course_id')
-    .orderBy('currency')
+    .selectFrom('premium_pool_share_parts as p')
+    .innerJoin('premium_pool_shares as s', (join) =>
+      join
+        .onRef('s.month', '=', 'p.month')
+        .onRef('s.currency', '=', 'p.currency')
+        .onRef('s.course_id', '=', 'p.course_id'),
+    )
+    .select(['p.month', 'p.currency', 'p.course_id', 's.watched_seconds', 'p.share_minor'])
+    .where('p.creator_id', '=', creatorId)
+    .orderBy('p.month', 'desc')
+    .orderBy('p.course_id')
+    .orderBy('p.currency')
     .limit(limit)
     .execute()
   return rows.map((row) => ({

@@ -146,7 +146,7 @@ describe('server architecture', () => {
       ],
       [
         'earnings/',
-        /\b(insertInto|updateTable|deleteFrom|mergeInto)\(\s*['"](earning_shares|earning_share_parts|ledger_transactions|ledger_entries|creator_payout_accounts|creator_payouts|payout_settings|premium_pool_months|premium_pool_shares)['"]/,
+        /\b(insertInto|updateTable|deleteFrom|mergeInto)\(\s*['"](earning_shares|earning_share_parts|ledger_transactions|ledger_entries|creator_payout_accounts|creator_payouts|payout_settings|premium_pool_months|premium_pool_shares|premium_pool_share_parts)['"]/,
         ['src-server/earnings/', 'db/migrations/'],
       ],
       [

@@ -2,12 +2,14 @@
 // stored per sale by largest remainder, released and reversed part by part, changed for future sales only; only the
 // owner sets them, for exactly the course's team, summing to 100 %.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import * as partsMigration from '../../../db/migrations/2026_12_21_0000_premium_pool_share_parts.ts'
 import { addCoInstructor, courseShares } from '../../../src-server/creators/course-instructors.ts'
 import { creatorBalances, ledgerTotals } from '../../../src-server/earnings/balances.ts'
 import { recordPoolMonth } from '../../../src-server/earnings/premium-pool.ts'
 import { releaseDueHolds } from '../../../src-server/earnings/shares.ts'
 import { removeCourseCoInstructor, setCourseEarningShares } from '../../../src-server/flows/course-team-invites.ts'
 import { recipientsOf } from '../../../src-server/flows/creator-earnings.ts'
+import { creatorPremiumPool } from '../../../src-server/flows/premium-pool-studio.ts'
 import { refundOrder } from '../../../src-server/flows/refunds.ts'
 import { courseSharesInput } from '../../../src-shared/schemas/course-review.ts'
 import { createTestDatabase, type TestDatabase } from '../../support/db.ts'
@@ -216,6 +218,56 @@ describe('co-instructors’ earnings shares', () => {
     )
     expect(gained).toEqual([1500, 1000, 500])
     for (const total of (await ledgerTotals(db())).values()) expect(total).toBe(0)
+    // Each instructor's Earnings page shows the part they were credited, not the course's whole share.
+    const shown = await Promise.all(
+      [owner, co1, co2].map(async (person) =>
+        (await creatorPremiumPool(db(), person.id)).shares
+          .filter((share) => share.courseId === course.id)
+          .map(({ month, shareMinor, minutesWatched }) => ({ month, shareMinor, minutesWatched })),
+      ),
+    )
+    expect(shown).toEqual([1500, 1000, 500].map((shareMinor) => [{ month: '2031-01', shareMinor, minutesWatched: 10 }]))
+  })
+
+  it('the migration gives pool months computed before it the parts their ledgers were credited', async () => {
+    const [team, solo] = [await teamCourse(1000), await ownedCourse(db(), owner.id, 1000)]
+    const instructors = (await courseShares(db(), [team.id])).get(team.id)
+    // A pool of 10 cents: the team's course earns it all; the course watched for one second earns 0.
+    await db()
+      .transaction()
+      .execute((trx) =>
+        recordPoolMonth(trx, {
+          month: '2031-02',
+          currency: 'USD',
+          revenueMinor: 100,
+          refundedMinor: 0,
+          basisPoints: 1000,
+          courses: [
+            {
+              courseId: team.id,
+              creatorId: owner.id,
+              title: team.title,
+              seconds: 6000,
+              recipients: recipientsOf(instructors, owner.id),
+            },
+            { courseId: solo.id, creatorId: owner.id, title: solo.title, seconds: 1 },
+          ],
+        }),
+      )
+    const parts = () =>
+      db()
+        .selectFrom('premium_pool_share_parts')
+        .select(['month', 'currency', 'course_id', 'creator_id', 'share_minor'])
+        .orderBy(['month', 'course_id', 'creator_id'])
+        .execute()
+    const written = await parts()
+    expect(written.filter((part) => part.course_id === solo.id)).toEqual([
+      { month: '2031-02', currency: 'USD', course_id: solo.id, creator_id: owner.id, share_minor: 0 },
+    ])
+    await partsMigration.down(db())
+    await partsMigration.up(db())
+    // Rebuilt from the ledger: every part credited, and a share of 0 (never posted) as its owner's 0.
+    expect(await parts()).toEqual(written.filter((part) => part.share_minor > 0 || part.creator_id === owner.id))
   })
 
   it('refuses out-of-bounds input at the edge', () => {
