@@ -168,7 +168,11 @@ describe('signed deliveries', { timeout: 90_000 }, () => {
       ).id
     const admin = await createUser(db(), { role: 'super_admin' })
     const actor = { id: admin.id, email: admin.email }
-    await refundOrder(db(), { orderId: sale.orderId, lineIds: [await lineOf(first.id)], reference: 'RF-A', actor }, null)
+    await refundOrder(
+      db(),
+      { orderId: sale.orderId, lineIds: [await lineOf(first.id)], reference: 'RF-A', actor },
+      null,
+    )
     await refundOrder(db(), { orderId: sale.orderId, reference: 'RF-REST', actor }, null)
     const refunded = (await pendingDeliveries(endpointId))
       .filter((row) => row.event_type === 'order.refunded')
