@@ -16,6 +16,9 @@ export async function dashboardCounts(db: DB, now = clock.now()) {
       sql<string>`(select count(*) from service_orders where status = 'brief_needed')`.as('awaiting_brief'),
       sql<string>`(select count(*) from service_orders
         where due_at < ${now} and status in (${sql.join([...SERVICE_ORDER_OPEN_STATUSES])}))`.as('overdue'),
+      // Premium promises a monthly live webinar: staff schedule it (a session for all members has no course).
+      sql<Date | null>`(select min(starts_at) from live_sessions
+        where course_id is null and cancelled_at is null and starts_at >= ${now})`.as('next_webinar'),
     ])
     .executeTakeFirstOrThrow()
   return {
@@ -25,5 +28,6 @@ export async function dashboardCounts(db: DB, now = clock.now()) {
     teamMembers: Number(row.team),
     serviceOrdersAwaitingBrief: Number(row.awaiting_brief),
     serviceOrdersOverdue: Number(row.overdue),
+    nextPremiumWebinar: row.next_webinar ? new Date(row.next_webinar).toISOString() : null,
   }
 }

@@ -100,6 +100,13 @@ test.describe('the owner manages a course', () => {
     await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible()
     const courseCount = await db.selectFrom('courses').select('id').where('status', '!=', 'archived').execute()
     await expect(page.getByTestId('stat-Total Courses')).toHaveText(String(courseCount.length))
+    // Premium's monthly webinar is staff's to schedule: the dashboard says when the next is, and where to plan it.
+    const webinar = page.getByRole('region', { name: 'Premium webinar' })
+    await expect(webinar.getByTestId('next-premium-webinar')).toHaveText(/^(None scheduled|\w+ \d+, \d{4}.*)$/)
+    await expect(webinar.getByRole('link', { name: 'Schedule and manage live sessions' })).toHaveAttribute(
+      'href',
+      '/live/manage',
+    )
 
     await page.getByRole('complementary', { name: 'Admin navigation' }).getByRole('link', { name: 'Courses' }).click()
     await expect(page.getByRole('heading', { name: 'Manage Courses' })).toBeVisible()

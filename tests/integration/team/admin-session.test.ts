@@ -187,6 +187,39 @@ describe('dashboard and audit log', () => {
     )
   })
 
+  it('tells when the next Premium webinar is: not a course’s session, nor a cancelled or past one', async () => {
+    const viewer = await createUser(database.db, { role: 'viewer' })
+    const next = async () =>
+      (await (await callerAs(database.db, viewer)).admin.dashboard.summary()).counts.nextPremiumWebinar
+    expect(await next()).toBeNull()
+    const host = await createUser(database.db, { role: 'editor' })
+    const course = await database.db.selectFrom('courses').select('id').limit(1).executeTakeFirstOrThrow()
+    const inDays = (days: number) => new Date(Date.now() + days * 24 * 60 * 60 * 1000)
+    const session = (startsAt: Date, extra: { course_id?: string; cancelled_at?: Date } = {}) =>
+      database.db
+        .insertInto('live_sessions')
+        .values({
+          host_id: host.id,
+          title: 'Office hours',
+          description: '',
+          starts_at: startsAt,
+          duration_minutes: 60,
+          time_zone: 'UTC',
+          capacity: 100,
+          join_url: 'https://meet.example.test/x',
+          ...extra,
+        })
+        .execute()
+    await session(inDays(-2))
+    await session(inDays(3), { course_id: course.id })
+    await session(inDays(4), { cancelled_at: new Date() })
+    expect(await next()).toBeNull()
+    const first = inDays(10)
+    await session(inDays(40))
+    await session(first)
+    expect(await next()).toBe(first.toISOString())
+  })
+
   it('shows admins every change, newest first, with who, what, before and after', async () => {
     const admin = await createUser(database.db, { role: 'admin', email: 'auditor@example.test' })
     const caller = await callerAs(database.db, admin)

@@ -2,11 +2,12 @@
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
 import { SalesPanel } from '#client/components/admin/SalesPanel.tsx'
-import { pageHead, pageTitle, panel } from '#client/components/admin/styles.ts'
+import { errorText, pageHead, pageTitle, panel } from '#client/components/admin/styles.ts'
 import { useStaff } from '#client/components/admin/use-staff.ts'
 import { button } from '#client/components/ui/button.ts'
 import { borderedCard } from '#client/components/ui/card.ts'
 import { TitledSection } from '#client/components/ui/layout.tsx'
+import { formatDate } from '#shared/dates.ts'
 import { css, cx } from '#styled-system/css'
 
 export const Route = createFileRoute('/admin/_staff/')({
@@ -56,6 +57,7 @@ function Dashboard() {
           </div>
         ))}
       </section>
+      <PremiumWebinar next={data.counts.nextPremiumWebinar} />
       <SalesPanel sales={data.sales} />
       <TitledSection
         id="quick-actions"
@@ -86,3 +88,24 @@ function Dashboard() {
     </>
   )
 }
+
+/** Premium promises a monthly live webinar: when the next is, or that none is scheduled and where to schedule one. */
+function PremiumWebinar({ next }: { next: string | null }) {
+  const soon = next !== null && new Date(next).getTime() - Date.now() <= WEBINAR_HORIZON_MS
+  return (
+    <section aria-label="Premium webinar" className={cx(card, css({ mt: '4' }))}>
+      <p className={css({ color: 'fg.muted', fontSize: 'sm' })}>Next Premium webinar</p>
+      <p data-testid="next-premium-webinar" className={css({ fontSize: 'xl', fontWeight: 'bold' })}>
+        {next ? formatDate(next, 'mediumTime') : 'None scheduled'}
+      </p>
+      {soon ? null : (
+        <p className={errorText}>Premium members are promised a live webinar every month: schedule the next one.</p>
+      )}
+      <Link to="/live/manage" className={css({ color: 'accent', fontSize: 'xs' })}>
+        Schedule and manage live sessions
+      </Link>
+    </section>
+  )
+}
+
+const WEBINAR_HORIZON_MS = 31 * 24 * 60 * 60 * 1000
