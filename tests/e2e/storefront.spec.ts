@@ -522,6 +522,16 @@ test.describe('information pages', () => {
     await expect(page.getByRole('link', { name: 'Browse Courses' })).toHaveAttribute('href', '/courses')
   })
 
+  test('resources are guides, each leading to what it describes', async ({ page }) => {
+    await page.goto('/resources')
+    const main = page.getByRole('main')
+    for (const guide of ['Planning a course.', 'Recording.', 'Pricing, coupons and bundles.', 'Your certificate.']) {
+      await expect(main.getByText(guide, { exact: true })).toBeVisible()
+    }
+    await expect(main.getByRole('link', { name: 'applying to teach' })).toHaveAttribute('href', '/teach')
+    await expect(main.getByRole('link', { name: 'the catalogue' })).toHaveAttribute('href', '/courses')
+  })
+
   test('every header and footer link opens a real page with its own title', async ({ page }) => {
     // Sixteen page loads, each waiting for hydration (fixtures.ts).
     test.slow()
