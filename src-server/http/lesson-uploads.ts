@@ -8,6 +8,11 @@
 // renditions are wanted, so the transcode relay and job make them as they do for creators' (decision 0064).
 import { randomBytes } from 'node:crypto'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import {
+  DEFAULT_LESSON_VIDEO_MAX_BYTES,
+  LESSON_ATTACHMENT_MAX_BYTES,
+  LESSON_UPLOAD_MESSAGES,
+} from '../../src-shared/uploads.ts'
 import { requireUser } from '../auth/require-user.ts'
 import { insertStaffUpload, uploadFileName } from '../creators/upload-rows.ts'
 import type { HttpDeps } from '../kernel/config.ts'
@@ -16,8 +21,6 @@ import { detectAttachmentType, detectVideoType, type MediaType } from '../storag
 import { discard, readFileAt, stageUpload } from '../storage/staged-upload.ts'
 import { readVideoDuration } from '../storage/video-duration.ts'
 
-export const DEFAULT_LESSON_VIDEO_MAX_BYTES = 200 * 1024 * 1024
-export const LESSON_ATTACHMENT_MAX_BYTES = 20 * 1024 * 1024
 export const VIDEO_LENGTH_UNKNOWN = 'The video does not say how long it is: please export it again (MP4 or WebM)'
 
 async function handle(
@@ -91,15 +94,12 @@ async function handle(
   }
 }
 
-const sizeText = (bytes: number) =>
-  bytes >= 1024 * 1024 ? `${Math.floor(bytes / (1024 * 1024))}MB` : `${Math.floor(bytes / 1024)}kB`
-
 export function registerLessonUploadRoutes(app: FastifyInstance, deps: HttpDeps) {
   const videoMax = deps.config.lessonVideoMaxBytes ?? DEFAULT_LESSON_VIDEO_MAX_BYTES
   app.post('/api/admin/lesson-video', (request, reply) =>
     handle(deps, request, reply, {
       maxBytes: videoMax,
-      tooLarge: `Video size should be less than ${sizeText(videoMax)}`,
+      tooLarge: LESSON_UPLOAD_MESSAGES.videoTooLarge(videoMax),
       refused: 'Please select an MP4, MOV or WebM video',
       detect: detectVideoType,
       prefix: LESSON_VIDEO_PREFIX,
@@ -110,7 +110,7 @@ export function registerLessonUploadRoutes(app: FastifyInstance, deps: HttpDeps)
   app.post('/api/admin/lesson-attachment', (request, reply) =>
     handle(deps, request, reply, {
       maxBytes: LESSON_ATTACHMENT_MAX_BYTES,
-      tooLarge: 'File size should be less than 20MB',
+      tooLarge: LESSON_UPLOAD_MESSAGES.fileTooLarge,
       refused: 'Please select a PDF, ZIP, image or text file',
       detect: detectAttachmentType,
       prefix: LESSON_FILE_PREFIX,

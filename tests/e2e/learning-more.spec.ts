@@ -108,9 +108,21 @@ test('an editor uploads a video lesson in the admin; a buyer plays it', async ({
     const content = page.getByRole('dialog', { name: /^Lesson content/ })
     await content.getByLabel('Lesson kind').selectOption('video')
     await content
-      .getByLabel('Upload a video (MP4, MOV or WebM)')
+      .getByLabel('Upload a video (MP4, MOV or WebM, up to 200 MB)')
       .setInputFiles(path.resolve('db/seed/media/recap.webm'))
     await expect(content.getByText("A video file is attached (1:00, the lesson's duration).")).toBeVisible()
+    // A file over its limit is refused in the browser, before its bytes are sent.
+    let sent = false
+    page.on('request', (request) => {
+      if (request.url().endsWith('/api/admin/lesson-attachment')) sent = true
+    })
+    await content.getByLabel('Add a file (PDF, ZIP, image or text, up to 20 MB)').setInputFiles({
+      name: 'too-big.pdf',
+      mimeType: 'application/pdf',
+      buffer: Buffer.alloc(20 * 1024 * 1024 + 1),
+    })
+    await expect(page.getByText('File size should be less than 20MB')).toBeVisible()
+    expect(sent).toBe(false)
     await content.getByRole('button', { name: 'Save Lesson' }).click()
     await expect(page.getByText('Lesson saved')).toBeVisible()
     const saved = await db

@@ -8,6 +8,7 @@ import {
   lessonContentInput,
 } from '../../../src-shared/schemas/admin.ts'
 import { courseIdSchema } from '../../../src-shared/schemas/catalog.ts'
+import { DEFAULT_LESSON_VIDEO_MAX_BYTES } from '../../../src-shared/uploads.ts'
 import { adminCoursePage, createCourse, setCourseFeatured, updateCourse } from '../../catalog/course-editing.ts'
 import { lessonContentForStaff, updateLessonContent } from '../../catalog/lesson-editing.ts'
 import { deleteOrArchiveCourse } from '../../flows/course-purchases.ts'
@@ -34,7 +35,11 @@ export const adminCoursesRouter = router({
   /** A lesson's content for the curriculum editor's lesson dialog. */
   lessonContent: staffProcedure('editor')
     .input(z.object({ courseId: courseIdSchema, lessonId: z.uuid() }))
-    .query(({ ctx, input }) => lessonContentForStaff(ctx.db, input.courseId, input.lessonId)),
+    .query(async ({ ctx, input }) => ({
+      ...(await lessonContentForStaff(ctx.db, input.courseId, input.lessonId)),
+      /** The largest video /api/admin/lesson-video takes: the editor says it and checks a file before sending it. */
+      videoMaxBytes: ctx.config.lessonVideoMaxBytes ?? DEFAULT_LESSON_VIDEO_MAX_BYTES,
+    })),
 
   updateLessonContent: staffProcedure('editor')
     .input(lessonContentInput)

@@ -49,6 +49,15 @@ describe('lesson uploads', () => {
     )
     expect(big.status).toBe(413)
     expect(((await big.json()) as { message: string }).message).toBe('Video size should be less than 100kB')
+    // The editor is told that limit with the lesson, to say it and check a file before sending it.
+    const [lesson] = await lessonsOf(site.db, COURSE)
+    const input = encodeURIComponent(JSON.stringify({ courseId: COURSE, lessonId: lesson!.id }))
+    const content = await fetch(`${site.baseUrl}/trpc/admin.courses.lessonContent?input=${input}`, {
+      headers: { cookie },
+    })
+    expect(((await content.json()) as { result: { data: { videoMaxBytes: number } } }).result.data.videoMaxBytes).toBe(
+      100 * 1024,
+    )
 
     const viewer = await createUser(site.db, { role: 'viewer' })
     expect((await upload('/api/admin/lesson-video', await cookieOf(viewer), video, 'v.webm')).status).toBe(403)

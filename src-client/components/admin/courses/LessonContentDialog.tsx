@@ -10,7 +10,9 @@ import { ErrorState, LoadingState } from '#client/components/ui/states.tsx'
 import { notify } from '#client/components/ui/toaster.tsx'
 import { useTRPC } from '#client/lib/use-trpc.ts'
 import { pickWhilePending } from '#client/lib/while-pending.ts'
+import { formatBytes } from '#shared/bytes.ts'
 import { formatLessonDuration } from '#shared/lesson-duration.ts'
+import { DEFAULT_LESSON_VIDEO_MAX_BYTES, LESSON_ATTACHMENT_MAX_BYTES, LESSON_UPLOAD_MESSAGES } from '#shared/uploads.ts'
 import { css } from '#styled-system/css'
 import { AdminDialog } from '../AdminDialog.tsx'
 import { CancelSubmitFooter, DialogForm } from '../DialogForm.tsx'
@@ -71,7 +73,10 @@ export default function LessonContentDialog({
   const [uploading, setUploading] = useState(false)
   const fields = useFieldErrors<'kind' | 'videoUrl' | 'bodyMarkdown'>()
   useEffect(() => {
-    if (content.data) setForm({ ...content.data, attachments: content.data.attachments })
+    if (content.data) {
+      const { videoMaxBytes: _limit, ...saved } = content.data
+      setForm({ ...saved, attachments: saved.attachments })
+    }
   }, [content.data])
   const save = useMutation(
     trpc.admin.courses.updateLessonContent.mutationOptions({
@@ -89,14 +94,21 @@ export default function LessonContentDialog({
   const submit = () => {
     if (form) save.mutate({ courseId, lessonId, ...form })
   }
+  const videoMax = content.data?.videoMaxBytes ?? DEFAULT_LESSON_VIDEO_MAX_BYTES
   const set = <K extends keyof ContentState>(key: K, value: ContentState[K]) =>
     setForm((f) => (f ? { ...f, [key]: value } : f))
   const onFile = async (
     endpoint: string,
     file: File | undefined,
+    limit: { maxBytes: number; tooLarge: string },
     apply: (stored: { key: string; name: string; durationSeconds?: number }) => void,
   ) => {
     if (!file) return
+    // The server refuses it too, but only once the bytes up to the limit have been sent.
+    if (file.size > limit.maxBytes) {
+      notify('error', limit.tooLarge)
+      return
+    }
     setUploading(true)
     const stored = await upload(endpoint, file)
     setUploading(false)
@@ -167,16 +179,20 @@ export default function LessonContentDialog({
                 onChange={(e) => set('videoUrl', e.target.value)}
               />
               <TextField
-                label="Upload a video (MP4, MOV or WebM)"
+                label={`Upload a video (MP4, MOV or WebM, up to ${formatBytes(videoMax)})`}
                 type="file"
                 accept="video/mp4,video/webm,video/quicktime"
                 {...pickWhilePending(
                   uploading,
                   (e) =>
-                    void onFile('/api/admin/lesson-video', e.target.files?.[0], (stored) =>
-                      setForm((f) =>
-                        f ? { ...f, videoKey: stored.key, videoDurationSeconds: stored.durationSeconds ?? null } : f,
-                      ),
+                    void onFile(
+                      '/api/admin/lesson-video',
+                      e.target.files?.[0],
+                      { maxBytes: videoMax, tooLarge: LESSON_UPLOAD_MESSAGES.videoTooLarge(videoMax) },
+                      (stored) =>
+                        setForm((f) =>
+                          f ? { ...f, videoKey: stored.key, videoDurationSeconds: stored.durationSeconds ?? null } : f,
+                        ),
                     ),
                 )}
               />
@@ -219,13 +235,16 @@ export default function LessonContentDialog({
               </div>
             ))}
             <TextField
-              label="Add a file (PDF, ZIP, image or text, up to 20 MB)"
+              label={`Add a file (PDF, ZIP, image or text, up to ${formatBytes(LESSON_ATTACHMENT_MAX_BYTES)})`}
               type="file"
               {...pickWhilePending(
                 uploading,
                 (e) =>
-                  void onFile('/api/admin/lesson-attachment', e.target.files?.[0], (stored) =>
-                    setForm((f) => (f ? { ...f, attachments: [...f.attachments, stored] } : f)),
+                  void onFile(
+                    '/api/admin/lesson-attachment',
+                    e.target.files?.[0],
+                    { maxBytes: LESSON_ATTACHMENT_MAX_BYTES, tooLarge: LESSON_UPLOAD_MESSAGES.fileTooLarge },
+                    (stored) => setForm((f) => (f ? { ...f, attachments: [...f.attachments, stored] } : f)),
                   ),
               )}
             />
