@@ -58,8 +58,9 @@ export function catalogueRequests(courseId: string): BenchRequest[] {
     },
     { name: 'broad term "design"', path: search({ search: 'design' }) },
     {
-      name: 'home page (batch of five)',
+      name: 'home page (batch of six)',
       path: trpcBatchUrl([
+        ['catalog.stats'],
         ['catalog.featuredCourses'],
         ['content.promoVideos'],
         ['services.featured'],
