@@ -82,26 +82,18 @@ export async function emitBundlesPaid(trx: DB, order: { id: string; userId: stri
   }
 }
 
-/** Given-back lines already reported in this transaction (a full refund settles lines a partial one just did). */
-const reported = new WeakMap<object, Set<string>>()
-
-/** order.refunded and enrolment.revoked for the course lines given back (refund or dispute), once per line. */
+/** order.refunded and enrolment.revoked for the course lines given back (refund or dispute); refunds settle a line once. */
 export async function emitLinesGivenBack(
   trx: DB,
   orderItemIds: readonly string[],
   cause: 'refund' | 'dispute',
 ): Promise<void> {
   if (orderItemIds.length === 0) return
-  const seen = reported.get(trx) ?? new Set<string>()
-  reported.set(trx, seen)
-  const fresh = orderItemIds.filter((id) => !seen.has(id))
-  if (fresh.length === 0) return
-  for (const id of fresh) seen.add(id)
   const lines = await trx
     .selectFrom('order_items as i')
     .innerJoin('orders as o', 'o.id', 'i.order_id')
     .select(['i.id', 'i.order_id', 'i.course_id', 'i.unit_price_minor', 'i.discount_minor', 'o.user_id', 'o.currency'])
-    .where('i.id', 'in', fresh)
+    .where('i.id', 'in', orderItemIds)
     .where('i.kind', '=', 'course')
     .execute()
   for (const line of lines) {

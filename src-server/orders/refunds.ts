@@ -329,9 +329,9 @@ export async function applyRefund(
     const all = orderLines.filter((line) => !trialRunsOn(line))
     wholeOrder = all.length === orderLines.length
     await revoke(trx, { orderItemIds: all.map((line) => line.id) }, dispute ? 'dispute' : 'refund', now)
-    // Settled here: the lines this refund gives back, by name or as the rest; a line an earlier refund gave back was
-    // settled then (its creators' shares reversed, its school told), and is not reported a second time.
-    const givenBackNow = all.filter((line) => line.refund_id === null || line.refund_id === row.id)
+    // Settled here: the rest, the lines no refund named. Those this refund named were settled above, and those an
+    // earlier refund gave back were settled then (creators' shares reversed, schools told): once per line.
+    const givenBackNow = all.filter((line) => line.refund_id === null)
     await settleGivenBackLines(
       trx,
       { id: order.id, refundId: row.id, cause: dispute ? 'dispute' : 'refund' },

@@ -95,51 +95,48 @@ export async function listOrdersForUser(db: DB, userId: string) {
 export type BuyerOrder = Awaited<ReturnType<typeof listOrdersForUser>>[number]
 
 /**
- * Credit notes and the order each belongs to: an order's refund under its order, a refunded renewal under the order
- * whose subscription it renewed (a service's month under the order that bought the service).
+ * Invoices with the order each belongs to: its own order's, or, for a renewal, the order whose subscription billed it
+ * (a plan's order, or the order that bought a monthly service: decision 0104).
  */
-const creditNoteOrder = sql<string | null>`coalesce(i.order_id, s.order_id, so.order_id)`
-
-/** A user's credit notes, each with its order. */
-const creditNotesOfUser = (db: DB, userId: string) =>
-  creditNotes(db).select(creditNoteOrder.as('order_id')).where('i.user_id', '=', userId).execute()
-
-/** An order's credit notes: its own refunds', and its renewals' or service months'. */
-export const creditNotesOfOrder = (db: DB, orderId: string) =>
-  creditNotes(db).where(creditNoteOrder, '=', orderId).execute()
-
-const creditNotes = (db: DB) =>
-  db
-    .selectFrom('credit_notes as cn')
-    .innerJoin('invoices as i', 'i.id', 'cn.invoice_id')
-    .leftJoin('subscription_invoices as si', 'si.stripe_invoice_id', 'i.stripe_invoice_id')
-    .leftJoin('subscriptions as s', 's.id', 'si.subscription_id')
-    .leftJoin('service_orders as so', 'so.id', 'si.service_order_id')
-    .select(['cn.id', 'cn.number', 'cn.total_minor'])
-    .orderBy('cn.number')
-
-/** A user's invoices for subscription payments after the first, each with the order whose subscription billed it. */
-const renewalInvoicesOfUser = (db: DB, userId: string) =>
-  renewalInvoices(db).select(renewalInvoiceOrder.as('order_id')).where('i.user_id', '=', userId).execute()
-
-/** An order's invoices for its plan's renewals or its monthly service's later months (staff's order dialog). */
-export const renewalInvoicesOfOrder = (db: DB, orderId: string) =>
-  renewalInvoices(db).where(renewalInvoiceOrder, '=', orderId).execute()
-
-const renewalInvoiceOrder = sql<string | null>`coalesce(s.order_id, so.order_id)`
-
-const renewalInvoices = (db: DB) =>
+const invoicesWithOrder = (db: DB) =>
   db
     .selectFrom('invoices as i')
     .leftJoin('subscription_invoices as si', 'si.stripe_invoice_id', 'i.stripe_invoice_id')
     .leftJoin('subscriptions as s', 's.id', 'si.subscription_id')
-    .leftJoin('service_order_periods as p', 'p.stripe_invoice_id', 'i.stripe_invoice_id')
-    .leftJoin('service_orders as so', 'so.id', 'p.service_order_id')
+    .leftJoin('service_orders as so', 'so.id', 'si.service_order_id')
+const invoiceOrder = sql<string | null>`coalesce(i.order_id, s.order_id, so.order_id)`
+
+/** Credit notes, under the order of the invoice each corrects. */
+const creditNotes = (db: DB) =>
+  invoicesWithOrder(db)
+    .innerJoin('credit_notes as cn', 'cn.invoice_id', 'i.id')
+    .select(['cn.id', 'cn.number', 'cn.total_minor'])
+    .orderBy('cn.number')
+
+/** A user's credit notes, each with its order. */
+const creditNotesOfUser = (db: DB, userId: string) =>
+  creditNotes(db).select(invoiceOrder.as('order_id')).where('i.user_id', '=', userId).execute()
+
+/** An order's credit notes: its own refunds', and its renewals' or service months'. */
+export const creditNotesOfOrder = (db: DB, orderId: string) =>
+  creditNotes(db).where(invoiceOrder, '=', orderId).execute()
+
+/** Invoices for subscription payments after the first (a plan's renewals, a monthly service's later months). */
+const renewalInvoices = (db: DB) =>
+  invoicesWithOrder(db)
     .select(['i.id', 'i.number'])
     .where('i.order_id', 'is', null)
     .where('i.stripe_invoice_id', 'is not', null)
     .orderBy('i.issued_at')
     .orderBy('i.number')
+
+/** A user's renewal invoices, each with the order whose subscription billed it. */
+const renewalInvoicesOfUser = (db: DB, userId: string) =>
+  renewalInvoices(db).select(invoiceOrder.as('order_id')).where('i.user_id', '=', userId).execute()
+
+/** An order's renewal invoices (staff's order dialogs). */
+export const renewalInvoicesOfOrder = (db: DB, orderId: string) =>
+  renewalInvoices(db).where(invoiceOrder, '=', orderId).execute()
 
 /** A plan order's story: the free trial it started (if any), then each paid invoice with its amount and date. */
 function subscriptionHistory(
