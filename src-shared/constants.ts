@@ -1,4 +1,6 @@
 // Business constants of spec §9, shared by client and server.
+/** The image shown where a course, profile or service has none of its own. */
+export const PLACEHOLDER_IMAGE_URL = '/placeholder.svg'
 export const AVATAR_MAX_BYTES = 2 * 1024 * 1024
 export const STORAGE_CACHE_CONTROL_SECONDS = 3600
 export const VIDEO_AUTO_ADVANCE_MS = 15_000
@@ -9,7 +11,6 @@ export const CATALOGUE_PAGE_SIZE = 12
 export const PASSWORD_MIN_LENGTH = 8
 export const SIGNUP_REDIRECT_MS = 3000
 export const COPY_INDICATOR_MS = 2000
-export const ANNUAL_SAVING_PERCENT = 20
 /** Every plan starts with a free trial of this many days (pricing page, terms, Stripe Checkout, fulfilment). */
 export const TRIAL_DAYS = 7
 /** Premium outlives an unpaid period by this many days (a failed card is retried; a transfer may be late), then lapses. */

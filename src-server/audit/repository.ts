@@ -1,5 +1,6 @@
 // The audit log: who changed what, before and after, when. Always written with the change's own transaction,
 // so a change and its record commit (or roll back) together.
+import { sql } from 'kysely'
 import type { DB } from '../kernel/db.ts'
 import { pageOf } from '../kernel/paging.ts'
 import { redactSecrets } from '../kernel/redact.ts'
@@ -51,6 +52,19 @@ export async function record(trx: DB, actor: Actor, action: string, subject: Aud
       after: toJson(subject.after),
     })
     .execute()
+}
+
+/**
+ * An erased person's address, wherever an entry's before or after state names it (a team member's role change, an
+ * invitation), in any case, becomes `replacement`: the log keeps the account id only (decision 0053).
+ */
+export async function forgetAddressInAudit(trx: DB, email: string, replacement: string) {
+  const pattern = email.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  const scrubbed = (column: 'before' | 'after') =>
+    sql`case when ${sql.ref(column)}::text ~* ${pattern}
+      then regexp_replace(${sql.ref(column)}::text, ${pattern}, ${replacement}, 'gi')::jsonb else ${sql.ref(column)} end`
+  await sql`update audit_log set before = ${scrubbed('before')}, after = ${scrubbed('after')}
+    where before::text ~* ${pattern} or after::text ~* ${pattern}`.execute(trx)
 }
 
 export async function listAudit(db: DB, page: number, pageSize: number) {

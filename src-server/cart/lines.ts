@@ -1,5 +1,7 @@
 // The user's cart resolved against the catalogue: every price comes from the catalogue row, never the client.
+
 import type { BillingCycle, CartItemKind, SalesChannel } from '../../db/types.ts'
+import { PLACEHOLDER_IMAGE_URL } from '../../src-shared/constants.ts'
 import { priceFor } from '../../src-shared/course-prices.ts'
 import type { DB } from '../kernel/db.ts'
 
@@ -108,7 +110,7 @@ export async function catalogueCartLines(db: DB, userId: string): Promise<CartLi
         ...base,
         title: row.course_title,
         detail: row.instructor_name ?? '',
-        image: row.course_image ?? '/placeholder.svg',
+        image: row.course_image ?? PLACEHOLDER_IMAGE_URL,
         priceMinor: price.priceMinor,
         currency: price.currency,
         recurringInterval: null,
@@ -122,7 +124,7 @@ export async function catalogueCartLines(db: DB, userId: string): Promise<CartLi
           row.billing_interval === 'month'
             ? `${row.package_name} package, billed monthly`
             : `${row.package_name} package`,
-        image: row.service_image ?? '/placeholder.svg',
+        image: row.service_image ?? PLACEHOLDER_IMAGE_URL,
         priceMinor: row.package_price,
         currency: row.package_currency ?? 'USD',
         recurringInterval: row.billing_interval ?? null,

@@ -1,6 +1,7 @@
 // Between the admin course form (decimal text, 'm:ss' lesson durations) and the stored course row.
 
 import type { z } from 'zod'
+import { PLACEHOLDER_IMAGE_URL } from '../../src-shared/constants.ts'
 import { coursePrices, normalPrices, priceColumns } from '../../src-shared/course-prices.ts'
 import { formatLessonDuration, parseLessonDuration } from '../../src-shared/lesson-duration.ts'
 import { toMinorUnits } from '../../src-shared/money.ts'
@@ -11,7 +12,6 @@ import type { AdminCourseRow } from './repository-staff.ts'
 
 type ParsedCourse = z.output<typeof courseInput>
 
-const PLACEHOLDER_IMAGE = '/placeholder.svg'
 const DEFAULT_INSTRUCTOR = 'Instructor Name'
 
 /** The form's curriculum as the sections and lessons to store. */
@@ -41,7 +41,7 @@ export function toCourseValues(input: ParsedCourse, listCurrency = 'USD') {
     description: input.description,
     category_id: input.categoryId,
     instructor_name: input.instructorName || DEFAULT_INSTRUCTOR,
-    image_url: input.imageUrl || PLACEHOLDER_IMAGE,
+    image_url: input.imageUrl || PLACEHOLDER_IMAGE_URL,
     ...priceColumns(
       normalPrices({ USD: toMinorUnits(input.price), GBP: input.priceGbp ? toMinorUnits(input.priceGbp) : null }),
       listCurrency,

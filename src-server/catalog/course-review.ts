@@ -4,6 +4,7 @@
 
 import { sql } from 'kysely'
 import type { CourseStatus, ReviewComment } from '../../db/types.ts'
+import { PLACEHOLDER_IMAGE_URL } from '../../src-shared/constants.ts'
 import { coursePrices, priceColumns } from '../../src-shared/course-prices.ts'
 import {
   CHECKLIST_LABELS,
@@ -18,8 +19,6 @@ import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { lessonsInOrder } from './repository-lessons.ts'
-
-const PLACEHOLDER_IMAGE = '/placeholder.svg'
 
 export async function findCourseForReview(db: DB, courseId: string) {
   return db
@@ -112,7 +111,7 @@ export function courseChecklist(
     detail: done ? doneDetail : todoDetail,
   })
   return [
-    item('image', image !== '' && image !== PLACEHOLDER_IMAGE, 'Image added', 'Add a course image'),
+    item('image', image !== '' && image !== PLACEHOLDER_IMAGE_URL, 'Image added', 'Add a course image'),
     item(
       'description',
       description.length >= REVIEW_DESCRIPTION_MIN,

@@ -33,3 +33,18 @@ export async function resolveTerm(db: DB, search: string | undefined): Promise<T
 export function quoteLexeme(lexeme: string): string {
   return `'${lexeme.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`
 }
+
+/**
+ * Forgets the search words of `text` that no course's title or instructor carries any more (an erased instructor's
+ * former name), with their counts at 0: the word list otherwise only grows, and a name should not outlive its profile.
+ */
+export async function forgetSearchWordsOf(trx: DB, text: string): Promise<void> {
+  const { rows } = await sql<{ word: string }>`
+    select unnest(tsvector_to_array(catalog_words(${text}, ''))) as word`.execute(trx)
+  for (const { word } of rows) {
+    await sql`delete from catalog_search_words where word = ${word} and not exists (
+      select 1 from courses where search_vector @@ ${quoteLexeme(word)}::tsquery)`.execute(trx)
+    // The facet counts keep a group's row at 0 when its last published course leaves it.
+    await sql`delete from catalog_word_counts where word = ${word} and courses = 0`.execute(trx)
+  }
+}

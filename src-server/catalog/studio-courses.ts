@@ -6,6 +6,7 @@
 
 import { sql } from 'kysely'
 import type { CourseStatus } from '../../db/types.ts'
+import { PLACEHOLDER_IMAGE_URL } from '../../src-shared/constants.ts'
 import { priceColumns } from '../../src-shared/course-prices.ts'
 import { STUDIO_PAGE_SIZE, type StudioState } from '../../src-shared/studio.ts'
 import * as clock from '../kernel/clock.ts'
@@ -184,7 +185,7 @@ export async function writeStudioCourse(
       language: fields.language,
       what_you_will_learn: JSON.stringify(fields.whatYouWillLearn),
       requirements: JSON.stringify(fields.requirements),
-      image_url: fields.imageUrl || '/placeholder.svg',
+      image_url: fields.imageUrl || PLACEHOLDER_IMAGE_URL,
       certificate: fields.certificate,
       ...(reviewed
         ? {

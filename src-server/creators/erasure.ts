@@ -1,23 +1,55 @@
 // An erased account's creator side (decision 0053): the public instructor profile stays for the courses' learners,
 // anonymised and run by the house; applications are deleted. Returns the attachments' storage keys to remove. Their
 // places on schools' and courses' teams end, and every API key they hold, or that their own school holds, is revoked.
+import { PLACEHOLDER_IMAGE_URL } from '../../src-shared/constants.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { removeCoInstructor } from './course-instructors.ts'
 import { coursesTaughtAs } from './course-team.ts'
 
-export async function anonymiseCreator(db: DB, userId: string): Promise<string[]> {
-  await db
-    .updateTable('instructors')
-    .set({ name: 'Former instructor', title: '', bio: '', links: '{}', user_id: null })
+/** The name an erased creator's profile shows (their courses' cards too). */
+export const FORMER_INSTRUCTOR_NAME = 'Former instructor'
+
+/**
+ * Anonymises the person's instructor profile (name, title, bio, links, photo, and its address, which was made from
+ * their name) and deletes their applications. Returns what the caller finishes: each profile's former name and photo
+ * (the courses' cards and the search words still carry the name; the photo's file goes after commit) and the
+ * applications' attachment keys.
+ */
+export async function anonymiseCreator(db: DB, userId: string) {
+  const profiles = await db
+    .selectFrom('instructors')
+    .select(['id', 'name', 'image_url'])
     .where('user_id', '=', userId)
     .execute()
+  for (const profile of profiles) {
+    await db
+      .updateTable('instructors')
+      .set({
+        name: FORMER_INSTRUCTOR_NAME,
+        title: '',
+        bio: '',
+        links: '{}',
+        image_url: PLACEHOLDER_IMAGE_URL,
+        slug: `former-instructor-${profile.id}`,
+        user_id: null,
+      })
+      .where('id', '=', profile.id)
+      .execute()
+  }
   const applications = await db
     .deleteFrom('creator_applications')
     .where('user_id', '=', userId)
     .returning('attachment')
     .execute()
-  return applications.flatMap((row) => (row.attachment ? [row.attachment.key] : []))
+  return {
+    formerProfiles: profiles.map((profile) => ({
+      id: profile.id,
+      formerName: profile.name,
+      formerImageUrl: profile.image_url,
+    })),
+    attachmentKeys: applications.flatMap((row) => (row.attachment ? [row.attachment.key] : [])),
+  }
 }
 
 /**

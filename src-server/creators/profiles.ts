@@ -3,6 +3,7 @@
 // the seed's house instructors (no user_id) stay run by staff. The catalogue only reads instructors.
 
 import type { InstructorLinks } from '../../db/types.ts'
+import { PLACEHOLDER_IMAGE_URL } from '../../src-shared/constants.ts'
 import { fullName } from '../../src-shared/names.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
@@ -12,7 +13,6 @@ import { UPLOAD_PREFIXES } from '../storage/keys.ts'
 import type { FileStorage } from '../storage/storage.ts'
 
 export const DEFAULT_CREATOR_TITLE = 'Instructor'
-const PLACEHOLDER_IMAGE = '/placeholder.svg'
 
 /** "Ada Lovelace" → "ada-lovelace" (letters and digits only; "instructor" when nothing is left). */
 export function slugFromName(name: string): string {
@@ -69,7 +69,7 @@ export async function makeCreator(
       slug,
       user_id: userId,
       title: DEFAULT_CREATOR_TITLE,
-      image_url: user.avatar_url ?? PLACEHOLDER_IMAGE,
+      image_url: user.avatar_url ?? PLACEHOLDER_IMAGE_URL,
     })
     .returning('id')
     .executeTakeFirstOrThrow()

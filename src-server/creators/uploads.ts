@@ -56,3 +56,19 @@ export async function releaseLessonUploads(db: DB, lessonIds: string[], keep?: s
   const rows = await query.returning('storage_key').execute()
   return rows.flatMap((row) => (row.storage_key ? [row.storage_key] : []))
 }
+
+/**
+ * An erased creator's stored videos that no lesson uses: released (their files removed after commit; the renditions
+ * go with the next sweep) and their file names forgotten. A lesson's video stays with the course its buyers keep.
+ */
+export async function releaseUnusedUploadsOf(db: DB, userId: string): Promise<string[]> {
+  const rows = await db
+    .updateTable('creator_uploads')
+    .set({ status: 'released', file_name: '' })
+    .where('user_id', '=', userId)
+    .where('status', '=', 'stored')
+    .where('lesson_id', 'is', null)
+    .returning('storage_key')
+    .execute()
+  return rows.flatMap((row) => (row.storage_key ? [row.storage_key] : []))
+}

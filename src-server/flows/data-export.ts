@@ -41,17 +41,23 @@ This archive holds everything SkillForge keeps about your account, as of the dat
 
 profile.json            your account: name, e-mail address, role, when you joined, your sessions (device,
                         browser, approximate network, last active), sign-in methods and passkeys (not their secrets)
-orders.json             your orders with their lines, payments, refunds, refund requests and the gifts in them
+orders.json             your orders with their lines, payments, refunds, refund requests, coupons and the gifts
+                        in them
 invoices/*.pdf          every invoice issued to you, exactly as issued
 credit-notes/*.pdf      every credit note issued to you, exactly as issued
-learning.json           your lesson progress, completed courses, certificates, course access and quiz attempts
+learning.json           your lesson progress, completed courses, certificates, course access, quiz attempts, the
+                        minutes you watched as a Premium member and the posts you reported
 reviews.json            the course reviews you wrote
-service-orders.json     your service orders with their briefs, messages and delivery records
-creator.json            if you teach or applied to: your applications, creator profile, courses, earnings ledger
-                        entries, payouts and the school teams you are on
+service-orders.json     your service orders with their briefs, messages, delivery records and the files you sent
+creator.json            if you teach or applied to: your applications, creator and instructor profiles, courses,
+                        earnings ledger entries, payouts and payout account, uploaded videos, the live sessions
+                        you host and the school teams you are on
 contact-messages.json   messages you sent through the contact form with this e-mail address, and our answers
 memberships.json        your memberships (plan, billing cycle, status, renewal and cancellation)
-messages.json           your conversations with instructors (every message in them) and the replies you wrote
+membership-payments.json  every payment of a membership or a monthly service, with its period and tax
+messages.json           your conversations with instructors (every message in them), the replies you wrote, the
+                        files you attached, blocks and the conversations you reported
+gifts-received.json     the gifts you received: what, the giver's message, when you claimed them
 live-chats.json         your live chats with our support team, every message in them
 questions.json          the questions and answers you wrote under lessons, and the questions you upvoted
 live-sessions.json      the live sessions you registered for and when you joined them
@@ -270,6 +276,105 @@ export async function collectPersonalData(db: DB, userId: string): Promise<Recor
       .where('m.user_id', '=', userId)
       .execute(),
   ])
+  // What later features keep about them: each file named, never its storage key.
+  const [instructorProfiles, renewalInvoices, serviceFiles, messageFiles, blocks, reports, giftsReceived] =
+    await Promise.all([
+      db
+        .selectFrom('instructors')
+        .select(['name', 'title', 'bio', 'links', 'image_url', 'slug', 'created_at'])
+        .where('user_id', '=', userId)
+        .execute(),
+      db
+        .selectFrom('subscription_invoices')
+        .select([
+          'id',
+          'subscription_id',
+          'service_order_id',
+          'amount_minor',
+          'tax_minor',
+          'currency',
+          'period_start',
+          'period_end',
+          'billing_reason',
+          'paid_at',
+        ])
+        .where('user_id', '=', userId)
+        .orderBy('paid_at')
+        .execute(),
+      db
+        .selectFrom('service_order_files')
+        .select(['service_order_id', 'file_name', 'content_type', 'size_bytes', 'created_at'])
+        .where('uploaded_by', '=', userId)
+        .execute(),
+      db
+        .selectFrom('course_message_files')
+        .select(['thread_id', 'message_id', 'file_name', 'content_type', 'size_bytes', 'created_at'])
+        .where('uploaded_by', '=', userId)
+        .execute(),
+      // An instructor's block of them (with the reason they gave), and the blocks they made as an instructor.
+      db
+        .selectFrom('course_message_blocks')
+        .select(['course_id', 'member_id', 'blocked_by', 'reason', 'created_at'])
+        .where((eb) => eb.or([eb('member_id', '=', userId), eb('blocked_by', '=', userId)]))
+        .execute(),
+      Promise.all([
+        db
+          .selectFrom('course_message_reports')
+          .select(['thread_id', 'reason', 'created_at'])
+          .where('reporter_id', '=', userId)
+          .execute(),
+        db
+          .selectFrom('lesson_post_reports')
+          .select(['course_id', 'question_id', 'answer_id', 'reason', 'dismissed_at', 'created_at'])
+          .where('reporter_id', '=', userId)
+          .execute(),
+      ]),
+      db
+        .selectFrom('gifts as g')
+        .innerJoin('order_items as i', 'i.id', 'g.order_item_id')
+        .select(['g.id', 'i.title', 'g.message', 'g.plan_months', 'g.send_at', 'g.claimed_at'])
+        .where('g.claimed_by', '=', userId)
+        .execute(),
+    ])
+  const [redemptions, watchTime, payoutAccount, uploads, hostedSessions] = await Promise.all([
+    db
+      .selectFrom('coupon_redemptions as r')
+      .innerJoin('coupons as c', 'c.id', 'r.coupon_id')
+      .select(['c.code', 'r.order_id', 'r.currency', 'r.discount_minor', 'r.created_at'])
+      .where('r.user_id', '=', userId)
+      .execute(),
+    db
+      .selectFrom('premium_watch_time')
+      .select(['month', 'course_id', 'seconds'])
+      .where('user_id', '=', userId)
+      .orderBy('month')
+      .execute(),
+    db
+      .selectFrom('creator_payout_accounts')
+      .select([
+        'stripe_account_id',
+        'charges_enabled',
+        'payouts_enabled',
+        'details_submitted',
+        'requirements_due',
+        'created_at',
+      ])
+      .where('creator_id', '=', userId)
+      .executeTakeFirst(),
+    db
+      .selectFrom('creator_uploads')
+      .select(['file_name', 'size_bytes', 'status', 'content_type', 'duration_seconds', 'lesson_id', 'created_at'])
+      .where('user_id', '=', userId)
+      .where('status', '!=', 'released')
+      .orderBy('created_at')
+      .execute(),
+    db
+      .selectFrom('live_sessions')
+      .select(['id', 'course_id', 'title', 'description', 'starts_at', 'duration_minutes', 'time_zone', 'cancelled_at'])
+      .where('host_id', '=', userId)
+      .orderBy('starts_at')
+      .execute(),
+  ])
   // Our answers to their messages (the text they were mailed).
   const contactReplies = contact.length
     ? await db
@@ -289,7 +394,13 @@ export async function collectPersonalData(db: DB, userId: string): Promise<Recor
     attachment: attachment ? { name: attachment.name, contentType: attachment.contentType } : null,
   }))
   const teaches =
-    creator || ownedCourses.length || ledger.length || payouts.length || applications.length || teams.length
+    creator ||
+    instructorProfiles.length ||
+    ownedCourses.length ||
+    ledger.length ||
+    payouts.length ||
+    applications.length ||
+    teams.length
 
   const files: Record<string, Uint8Array> = {
     'README.txt': strToU8(README),
@@ -301,25 +412,40 @@ export async function collectPersonalData(db: DB, userId: string): Promise<Recor
         refunds: refunds.filter((refund) => refund.order_id === order.id),
         refundRequests: refundRequests.filter((request) => request.order_id === order.id),
         gifts: giftsBought.filter((gift) => gift.order_id === order.id),
+        coupons: redemptions.filter((redemption) => redemption.order_id === order.id),
       })),
     ),
-    'learning.json': json({ progress, completions, certificates, access: grants, quizAttempts }),
+    'gifts-received.json': json(giftsReceived),
+    'learning.json': json({
+      progress,
+      completions,
+      certificates,
+      access: grants,
+      quizAttempts,
+      premiumWatchTime: watchTime,
+      postsReported: reports[1],
+    }),
     'reviews.json': json(reviews),
     'service-orders.json': json(
       serviceOrders.map((order) => ({
         ...order,
         messages: messages.filter((message) => message.service_order_id === order.id),
         deliveries: deliveries.filter((delivery) => delivery.service_order_id === order.id),
+        filesUploaded: serviceFiles.filter((file) => file.service_order_id === order.id),
       })),
     ),
     'creator.json': json(
       teaches
         ? {
             profile: creator ?? null,
+            instructorProfiles,
             applications: applicationsOut,
             courses: ownedCourses,
             earnings: ledger,
             payouts,
+            payoutAccount: payoutAccount ?? null,
+            videoUploads: uploads,
+            liveSessionsHosted: hostedSessions,
             schoolTeams: teams,
           }
         : null,
@@ -331,6 +457,7 @@ export async function collectPersonalData(db: DB, userId: string): Promise<Recor
       })),
     ),
     'memberships.json': json(memberships),
+    'membership-payments.json': json(renewalInvoices),
     'messages.json': json({
       conversations: threads.map((thread) => ({
         ...thread,
@@ -341,6 +468,9 @@ export async function collectPersonalData(db: DB, userId: string): Promise<Recor
       repliesAsInstructor: threadMessages
         .filter((message) => message.member_id !== userId)
         .map(({ member_id: _member, ...message }) => message),
+      filesAttached: messageFiles,
+      blocks,
+      reported: reports[0],
     }),
     'questions.json': json({ questions, answers, upvoted: votes }),
     'live-sessions.json': json({ registrations, attendance }),

@@ -38,6 +38,7 @@ import {
   type SessionRow,
   seatCounts,
   setRecording,
+  upcomingSessionsHostedBy,
   updateSession,
 } from '../live/sessions.ts'
 import { utcToLocalInput, zonedToUtc } from '../live/zoned-time.ts'
@@ -146,12 +147,20 @@ export async function editSession(
 
 export async function cancelWholeSession(db: DB, actor: LiveActor, sessionId: string, publicUrl: string) {
   await managed(db, actor, sessionId)
-  return db.transaction().execute(async (trx) => {
-    const members = await registeredMembers(trx, sessionId)
-    if (!(await cancelSession(trx, sessionId))) return { cancelled: false }
-    for (const member of members) await sendInvitation(trx, sessionId, member.id, 'cancel', publicUrl)
-    return { cancelled: true }
-  })
+  return db.transaction().execute(async (trx) => ({ cancelled: await cancelAndTell(trx, sessionId, publicUrl) }))
+}
+
+/** Cancels the session, once, and sends each member with a seat the cancellation. */
+async function cancelAndTell(trx: DB, sessionId: string, publicUrl: string): Promise<boolean> {
+  const members = await registeredMembers(trx, sessionId)
+  if (!(await cancelSession(trx, sessionId))) return false
+  for (const member of members) await sendInvitation(trx, sessionId, member.id, 'cancel', publicUrl)
+  return true
+}
+
+/** An erased host's sessions still to come are cancelled (the meeting was theirs), their members told. */
+export async function cancelSessionsHostedBy(trx: DB, hostId: string, publicUrl: string): Promise<void> {
+  for (const id of await upcomingSessionsHostedBy(trx, hostId)) await cancelAndTell(trx, id, publicUrl)
 }
 
 export async function attachRecording(db: DB, actor: LiveActor, input: z.output<typeof recordingInput>) {

@@ -84,3 +84,22 @@ export async function readStoredFile(
     contentType: file.content_type,
   }
 }
+
+/**
+ * An erased member's attachments: those in their own conversations and any not sent yet (what they sent as an
+ * instructor stays with the learner's conversation, like the message). Returns the storage keys to remove after commit.
+ */
+export async function deleteMemberFiles(trx: DB, userId: string): Promise<string[]> {
+  const rows = await trx
+    .deleteFrom('course_message_files')
+    .where('uploaded_by', '=', userId)
+    .where((eb) =>
+      eb.or([
+        eb('message_id', 'is', null),
+        eb('thread_id', 'in', eb.selectFrom('course_message_threads').select('id').where('member_id', '=', userId)),
+      ]),
+    )
+    .returning('storage_key')
+    .execute()
+  return rows.map((row) => row.storage_key)
+}

@@ -3,7 +3,7 @@
 
 import type { ChatHours } from '../../src-shared/live-chat.ts'
 import { expireAbandonedCheckouts } from '../flows/abandoned-checkouts.ts'
-import { runAccountDeletions } from '../flows/account-deletion.ts'
+import { runAccountDeletions } from '../flows/account-erasure.ts'
 import { runAnalyticsRollup } from '../flows/analytics-rollup.ts'
 import { sendCartReminders } from '../flows/checkout-recovery.ts'
 import { releaseAllDueHolds } from '../flows/creator-earnings.ts'

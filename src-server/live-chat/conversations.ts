@@ -475,3 +475,18 @@ export async function purgeEndedChats(db: DB, before: Date): Promise<number> {
   const result = await db.deleteFrom('chat_conversations').where('closed_at', '<', before).executeTakeFirst()
   return Number(result.numDeletedRows)
 }
+
+/**
+ * An erased account's live chats: a member's go with it (decision 0099), messages and all; the open chats a staff
+ * member held wait for another, and their desk presence ends.
+ */
+export async function forgetChatsOf(trx: DB, userId: string): Promise<void> {
+  await trx.deleteFrom('chat_conversations').where('user_id', '=', userId).execute()
+  await trx
+    .updateTable('chat_conversations')
+    .set({ assigned_to: null })
+    .where('assigned_to', '=', userId)
+    .where('closed_at', 'is', null)
+    .execute()
+  await trx.deleteFrom('chat_desk_presence').where('user_id', '=', userId).execute()
+}

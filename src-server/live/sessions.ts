@@ -116,6 +116,18 @@ export async function cancelSession(trx: DB, id: string) {
   return Boolean(row)
 }
 
+/** The sessions this person hosts that have not started and are not cancelled. */
+export async function upcomingSessionsHostedBy(db: DB, hostId: string, now = clock.now()): Promise<string[]> {
+  const rows = await db
+    .selectFrom('live_sessions')
+    .select('id')
+    .where('host_id', '=', hostId)
+    .where('cancelled_at', 'is', null)
+    .where('starts_at', '>', now)
+    .execute()
+  return rows.map((row) => row.id)
+}
+
 export function setRecording(db: DB, id: string, recording: { lessonId: string | null; url: string | null }) {
   return db
     .updateTable('live_sessions')

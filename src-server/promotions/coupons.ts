@@ -404,3 +404,15 @@ export async function coursePrices(db: DB, courseIds: readonly string[]) {
     .where('id', 'in', courseIds)
     .execute()
 }
+
+/**
+ * An erased person's redemptions keep the coupon's count and the order, not their mailbox (decision 0107): a "once
+ * per customer" limit no longer follows an address nobody holds an account under.
+ */
+export async function forgetRedemptionMailbox(trx: DB, userId: string, replacement: string): Promise<void> {
+  await trx
+    .updateTable('coupon_redemptions')
+    .set({ email_normalized: replacement })
+    .where('user_id', '=', userId)
+    .execute()
+}

@@ -208,3 +208,12 @@ export function listBuyerGifts(db: DB, buyerId: string) {
     .limit(200)
     .execute()
 }
+
+/** The gifts an erased person claimed no longer name their address (the buyer's record keeps the gift). */
+export async function forgetClaimedGiftAddresses(trx: DB, userId: string, replacement: string): Promise<void> {
+  await trx
+    .updateTable('gifts')
+    .set({ recipient_email: replacement, updated_at: clock.now() })
+    .where('claimed_by', '=', userId)
+    .execute()
+}

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { FALLBACK_FEATURED_COURSES } from '../../src-shared/constants.ts'
+import { FALLBACK_FEATURED_COURSES, PLACEHOLDER_IMAGE_URL } from '../../src-shared/constants.ts'
 import { coursePrices } from '../../src-shared/course-prices.ts'
 import {
   catalogueQuerySchema,
@@ -102,7 +102,7 @@ export const catalogRouter = router({
           name: row.instructor_name,
           title: row.instructor_title ?? 'Instructor / Subject Expert',
           bio: row.instructor_bio ?? '',
-          image: row.instructor_image ?? '/placeholder.svg',
+          image: row.instructor_image ?? PLACEHOLDER_IMAGE_URL,
           slug: row.instructor_slug ?? null,
         },
         lastUpdated: row.updated_at.toISOString(),

@@ -1,6 +1,7 @@
 // "Delete my account" (issue 28, decision 0053): a fresh proof, a 14-day cool-off that can be cancelled, mails at the
 // request and the day before, then one erasure per person that keeps the invoice as issued and leaves the name
 // nowhere else; creators with unpaid earnings and the owner are told what to do first; the job can run again.
+import { sql } from 'kysely'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { grant } from '../../../src-server/access/ledger.ts'
 import { authenticateWithPassword } from '../../../src-server/auth/login.ts'
@@ -12,19 +13,22 @@ import {
   DELETION_CONSEQUENCES,
   DELETION_MAIL_KINDS,
   DELETION_MESSAGES,
-  runAccountDeletions,
 } from '../../../src-server/flows/account-deletion.ts'
+import { runAccountDeletions } from '../../../src-server/flows/account-erasure.ts'
 import { courseAccessSource } from '../../../src-server/flows/lesson-access.ts'
 import { markPaid } from '../../../src-server/flows/pay-order.ts'
 import { authenticateApiKey } from '../../../src-server/flows/school-api-keys.ts'
+import { changeTeamRole } from '../../../src-server/flows/team-members.ts'
 import { advanceClock, now, resetClock } from '../../../src-server/kernel/clock.ts'
-import { createLocalStorage } from '../../../src-server/storage/storage.ts'
+import { UPLOAD_PREFIXES } from '../../../src-server/storage/keys.ts'
+import { createLocalStorage, UPLOADS_PREFIX } from '../../../src-server/storage/storage.ts'
 import { ACCOUNT_DELETION_COOL_OFF_DAYS } from '../../../src-shared/retention.ts'
-import { createCreator } from '../../support/creator-courses.ts'
+import { createCreator, createCreatorCourse } from '../../support/creator-courses.ts'
 import { createTestDatabase, type TestDatabase } from '../../support/db.ts'
 import { ownedCourse, sell } from '../../support/earnings.ts'
 import { callerAs, createUser } from '../../support/factories.ts'
 import { placeOrder } from '../../support/orders.ts'
+import { paidServiceOrder } from '../../support/service-orders.ts'
 
 let database: TestDatabase
 const db = () => database.db
@@ -36,10 +40,11 @@ afterEach(() => resetClock())
 
 const DAY = 24 * 3600
 const silent = { info: () => {}, error: () => {} }
+const UPLOADS_ROOT = '/tmp/account-deletion-test-uploads'
 const job = () =>
   runAccountDeletions({
     db: db(),
-    storage: createLocalStorage('/tmp/account-deletion-test-uploads'),
+    storage: createLocalStorage(UPLOADS_ROOT),
     log: silent,
     publicUrl: 'http://storefront.test',
   })
@@ -55,6 +60,22 @@ const holds = async (userId: string, courseId: string) => {
 }
 const mailsTo = (address: string) =>
   db().selectFrom('mail_outbox').select(['kind', 'text_body']).where('to_address', '=', address).execute()
+
+/** The tables where any row's text holds one of these words (any case). */
+async function tablesMentioning(...words: string[]): Promise<string[]> {
+  const { rows } = await sql<{ table_name: string }>`
+    select table_name from information_schema.columns
+    where table_schema = 'public' and data_type in ('text', 'character varying', 'jsonb', 'json')
+    group by table_name order by table_name`.execute(db())
+  const found: string[] = []
+  for (const { table_name } of rows) {
+    const mentions = words.map((word) => sql`t::text ilike ${`%${word}%`}`)
+    const hit = await sql<{ n: number }>`
+      select count(*)::int as n from ${sql.table(table_name)} t where ${sql.join(mentions, sql` or `)}`.execute(db())
+    if ((hit.rows[0]?.n ?? 0) > 0) found.push(table_name)
+  }
+  return found
+}
 
 describe('delete my account', () => {
   it('needs the right password, and waits 14 days in which it can be cancelled', async () => {
@@ -130,19 +151,7 @@ describe('delete my account', () => {
       .executeTakeFirstOrThrow()
     expect(order).toMatchObject({ billing_name: null, reference: sale.reference })
     // The name appears in no table but, at most, the invoices.
-    const { rows } = await database.db.executeQuery<{ table_name: string }>(
-      (await import('kysely')).sql<{ table_name: string }>`
-        select c.table_name from information_schema.columns c
-        where c.table_schema = 'public' and c.data_type in ('text', 'character varying', 'jsonb', 'json')
-        group by c.table_name`.compile(database.db),
-    )
-    const found: string[] = []
-    for (const { table_name } of rows) {
-      const hit = await (await import('kysely')).sql<{ n: number }>`
-        select count(*)::int as n from ${(await import('kysely')).sql.table(table_name)} t
-        where t::text ilike '%Quaxley%'`.execute(database.db)
-      if ((hit.rows[0]?.n ?? 0) > 0) found.push(table_name)
-    }
+    const found = await tablesMentioning('Quaxley')
     // (The invoice here was issued before the name was set, so it may not carry it either; it is kept as issued.)
     expect(found.filter((table) => table !== 'invoices')).toEqual([])
 
@@ -235,18 +244,7 @@ describe('delete my account', () => {
     await (await callerAs(db(), person)).privacy.requestDeletion({ password: person.password })
     await advanceClock(ACCOUNT_DELETION_COOL_OFF_DAYS * DAY + 3600)
     expect(await job()).toMatchObject({ erased: 1, failed: 0 })
-    const { sql } = await import('kysely')
-    const { rows } = await sql<{ table_name: string }>`
-      select table_name from information_schema.columns
-      where table_schema = 'public' and data_type in ('text', 'character varying', 'jsonb', 'json')
-      group by table_name`.execute(db())
-    const found: string[] = []
-    for (const { table_name } of rows) {
-      const hit = await sql<{ n: number }>`
-        select count(*)::int as n from ${sql.table(table_name)} t
-        where t::text ilike '%ottoline%' or t::text ilike '%vexby%'`.execute(db())
-      if ((hit.rows[0]?.n ?? 0) > 0) found.push(table_name)
-    }
+    const found = await tablesMentioning('ottoline', 'vexby')
     // Only the last, nameless notice to the address that asked (sent mail is purged after 90 days).
     expect(found).toEqual(['mail_outbox'])
   })
@@ -337,6 +335,232 @@ describe('delete my account', () => {
     expect(await db().selectFrom('ledger_entries').select('id').where('creator_id', '=', creator.id).execute()).toEqual(
       [],
     )
+  })
+
+  it('leaves an erased creator and learner nowhere: profile, photo, search words, chats, files, coupons, gifts, sessions', async () => {
+    const stamp = Date.now().toString(36)
+    const creator = await createCreator(db(), { email: `Aurelio.Quimby.${stamp}@Example.test`, firstName: 'Aurelio' })
+    await db().updateTable('users').set({ last_name: 'Quimby' }).where('id', '=', creator.id).execute()
+    const storage = createLocalStorage(UPLOADS_ROOT)
+    const stored = async (key: string, bytes = 'x') => {
+      await storage.put(key, Buffer.from(bytes), 'application/octet-stream')
+      return key
+    }
+    // Their public profile, with a photo, and a course on sale under their name.
+    const photo = await stored(`${UPLOAD_PREFIXES.avatars}instructors/aq-${stamp}.png`)
+    const profile = await db()
+      .updateTable('instructors')
+      .set({ name: 'Aurelio Quimby', slug: `aurelio-quimby-${stamp}`, image_url: `${UPLOADS_PREFIX}${photo}` })
+      .where('user_id', '=', creator.id)
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    const course = await createCreatorCourse(db(), creator, { status: 'published', title: `Pottery ${stamp}` })
+    await db().updateTable('courses').set({ instructor_name: 'Aurelio Quimby' }).where('id', '=', course.id).execute()
+    // A session they host in three weeks (after the cool-off), a member holding a seat; a video no lesson uses.
+    const member = await createUser(db())
+    const session = await db()
+      .insertInto('live_sessions')
+      .values({
+        course_id: course.id,
+        host_id: creator.id,
+        title: 'Glazing live',
+        description: '',
+        starts_at: new Date(now().getTime() + 21 * DAY * 1000),
+        duration_minutes: 60,
+        time_zone: 'Europe/London',
+        capacity: 20,
+        join_url: 'https://meet.example.test/aq',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    await db()
+      .insertInto('live_registrations')
+      .values({ session_id: session.id, user_id: member.id, status: 'registered' })
+      .execute()
+    const video = await stored(`${UPLOAD_PREFIXES.lessons}videos/aq-${stamp}.mp4`)
+    await db()
+      .insertInto('creator_uploads')
+      .values({
+        id: `aq-${stamp}`,
+        user_id: creator.id,
+        size_bytes: 1,
+        status: 'stored',
+        storage_key: video,
+        file_name: 'aurelio-quimby-intro.mp4',
+      })
+      .execute()
+    // As a learner: a live chat, a message to another course's instructor with a file, a contact message sent
+    // before signing up (the address in another case), a coupon used, a gift claimed.
+    const chat = await db()
+      .insertInto('chat_conversations')
+      .values({ user_id: creator.id })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    await db()
+      .insertInto('chat_messages')
+      .values({ conversation_id: chat.id, from_staff: false, body: 'Quimby here, my phone is 0777' })
+      .execute()
+    const teacher = await createUser(db())
+    const taught = await ownedCourse(db(), teacher.id, 3000, `Wheel ${stamp}`)
+    const thread = await db()
+      .insertInto('course_message_threads')
+      .values({ course_id: taught.id, member_id: creator.id, subject: 'About glazing' })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    const cv = await stored(`${UPLOAD_PREFIXES.instructorMessages}aq-${stamp}.pdf`)
+    await db()
+      .insertInto('course_message_files')
+      .values({
+        course_id: taught.id,
+        thread_id: thread.id,
+        storage_key: cv,
+        file_name: 'quimby-cv.pdf',
+        content_type: 'application/pdf',
+        size_bytes: 1,
+        uploaded_by: creator.id,
+      })
+      .execute()
+    await db()
+      .insertInto('contact_messages')
+      .values({
+        name: 'Aurelio Quimby',
+        email: creator.email.toLowerCase(),
+        subject: 'Hello',
+        message: 'A question',
+        reply_due_at: now(),
+      })
+      .execute()
+    const bought = await placeOrder(db(), { userId: creator.id, courseId: taught.id, reference: `AQ-${stamp}` })
+    const coupon = await db()
+      .insertInto('coupons')
+      .values({
+        code: `AQ${stamp}`.toUpperCase(),
+        kind: 'percent',
+        percent_off: 10,
+        applies_to: 'everything',
+        created_by: teacher.id,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    await db()
+      .insertInto('coupon_redemptions')
+      .values({
+        coupon_id: coupon.id,
+        order_id: bought,
+        user_id: creator.id,
+        email_normalized: creator.email.toLowerCase(),
+        currency: 'USD',
+        discount_minor: 300,
+      })
+      .execute()
+    const giver = await createUser(db())
+    const giftOrder = await placeOrder(db(), { userId: giver.id, courseId: taught.id, reference: `AQG-${stamp}` })
+    const giftLine = await db()
+      .selectFrom('order_items')
+      .select('id')
+      .where('order_id', '=', giftOrder)
+      .executeTakeFirstOrThrow()
+    await db()
+      .insertInto('gifts')
+      .values({
+        order_id: giftOrder,
+        order_item_id: giftLine.id,
+        buyer_id: giver.id,
+        recipient_email: creator.email,
+        send_at: now(),
+        link_origin: 'http://storefront.test',
+        claimed_by: creator.id,
+        claimed_at: now(),
+      })
+      .execute()
+
+    await (await callerAs(db(), creator)).privacy.requestDeletion({ password: creator.password })
+    await advanceClock(ACCOUNT_DELETION_COOL_OFF_DAYS * DAY + 3600)
+    expect(await job()).toMatchObject({ erased: 1, failed: 0 })
+
+    // Only the last notice to the address that asked names them; their files are gone.
+    expect(await tablesMentioning('aurelio', 'quimby')).toEqual(['mail_outbox'])
+    const notices = await db()
+      .selectFrom('mail_outbox')
+      .select('kind')
+      .where(sql<boolean>`mail_outbox::text ilike '%quimby%'`)
+      .execute()
+    expect(notices).toEqual([{ kind: DELETION_MAIL_KINDS.erased }])
+    for (const key of [photo, video, cv]) expect(await storage.size(key)).toBeNull()
+    // The profile stays for the course's buyers, as the house's, at a new address; the course is off sale.
+    const after = await db()
+      .selectFrom('instructors')
+      .select(['name', 'slug', 'image_url', 'user_id'])
+      .where('id', '=', profile.id)
+      .executeTakeFirstOrThrow()
+    expect(after).toEqual({
+      name: 'Former instructor',
+      slug: `former-instructor-${profile.id}`,
+      image_url: '/placeholder.svg',
+      user_id: null,
+    })
+    // The session is called off and its member told; the coupon still counts its use; the gift is still claimed.
+    const called = await db()
+      .selectFrom('live_sessions')
+      .select('cancelled_at')
+      .where('id', '=', session.id)
+      .executeTakeFirstOrThrow()
+    expect(called.cancelled_at).not.toBeNull()
+    expect((await mailsTo(member.email)).map((mail) => mail.kind)).toEqual(['live_cancel'])
+    expect(
+      await db().selectFrom('coupon_redemptions').select('user_id').where('coupon_id', '=', coupon.id).execute(),
+    ).toEqual([{ user_id: creator.id }])
+    expect(
+      await db().selectFrom('gifts').select('claimed_by').where('order_id', '=', giftOrder).executeTakeFirstOrThrow(),
+    ).toEqual({ claimed_by: creator.id })
+  })
+
+  it('leaves an erased staff member’s address in no audit entry, and their open work to the others', async () => {
+    const stamp = Date.now().toString(36)
+    const staff = await createUser(db(), {
+      role: 'viewer',
+      email: `Wilhelmina.Frobisher.${stamp}@Example.test`,
+      firstName: 'Wilhelmina',
+      lastName: 'Frobisher',
+    })
+    const admin = await createUser(db(), { role: 'admin' })
+    await changeTeamRole(db(), { id: admin.id, email: admin.email }, staff.id, 'editor')
+    const buyer = await createUser(db())
+    const serviceOrder = await paidServiceOrder(db(), buyer.id)
+    await db().updateTable('service_orders').set({ assignee_id: staff.id }).where('id', '=', serviceOrder).execute()
+    const chat = await db()
+      .insertInto('chat_conversations')
+      .values({ user_id: buyer.id, assigned_to: staff.id })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+
+    await (await callerAs(db(), staff)).privacy.requestDeletion({ password: staff.password })
+    await advanceClock(ACCOUNT_DELETION_COOL_OFF_DAYS * DAY + 3600)
+    expect(await job()).toMatchObject({ erased: 1, failed: 0 })
+
+    expect(await tablesMentioning('wilhelmina', 'frobisher')).toEqual(['mail_outbox'])
+    const roleChange = await db()
+      .selectFrom('audit_log')
+      .select(['before', 'after'])
+      .where('action', '=', 'team.role')
+      .where('entity_id', '=', staff.id)
+      .executeTakeFirstOrThrow()
+    expect(roleChange).toEqual({
+      before: { email: `user:${staff.id}`, role: 'viewer' },
+      after: { email: `user:${staff.id}`, role: 'editor' },
+    })
+    const order = await db()
+      .selectFrom('service_orders')
+      .select('assignee_id')
+      .where('id', '=', serviceOrder)
+      .executeTakeFirstOrThrow()
+    expect(order.assignee_id).toBeNull()
+    const waiting = await db()
+      .selectFrom('chat_conversations')
+      .select('assigned_to')
+      .where('id', '=', chat.id)
+      .executeTakeFirstOrThrow()
+    expect(waiting.assigned_to).toBeNull()
   })
 
   it('disables the webhooks of a school whose owner’s account is erased', async () => {

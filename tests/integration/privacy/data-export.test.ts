@@ -229,6 +229,114 @@ describe('download my data', () => {
     expect(all).not.toContain('public_key')
   })
 
+  it('holds what creators and members keep elsewhere: profile, payments, files, blocks, reports, gifts, uploads', async () => {
+    const COURSE = 'modern-react-typescript'
+    const { user } = await premiumMember(site.db)
+    const subscription = await site.db
+      .selectFrom('subscriptions')
+      .select('id')
+      .where('user_id', '=', user.id)
+      .executeTakeFirstOrThrow()
+    await site.db
+      .insertInto('subscription_invoices')
+      .values({
+        subscription_id: subscription.id,
+        user_id: user.id,
+        amount_minor: 2900,
+        currency: 'USD',
+        billing_reason: 'subscription_cycle',
+        paid_at: now(),
+      })
+      .execute()
+    await site.db
+      .insertInto('instructors')
+      .values({
+        name: 'Exported Instructor',
+        slug: `exported-${user.id}`,
+        bio: 'My instructor biography',
+        user_id: user.id,
+      })
+      .execute()
+    const teacher = await createUser(site.db)
+    const thread = await site.db
+      .insertInto('course_message_threads')
+      .values({ course_id: COURSE, member_id: user.id, subject: 'About hooks' })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    await site.db
+      .insertInto('course_message_files')
+      .values({
+        course_id: COURSE,
+        thread_id: thread.id,
+        storage_key: 'private/messages/not-exported-key.pdf',
+        file_name: 'my-exported-notes.pdf',
+        content_type: 'application/pdf',
+        size_bytes: 10,
+        uploaded_by: user.id,
+      })
+      .execute()
+    await site.db
+      .insertInto('course_message_blocks')
+      .values({ course_id: COURSE, member_id: user.id, blocked_by: teacher.id, reason: 'Blocked for the export test' })
+      .execute()
+    await site.db
+      .insertInto('course_message_reports')
+      .values({ thread_id: thread.id, reporter_id: user.id, reason: 'Reported for the export test' })
+      .execute()
+    const sale = await sell(site.db, [await ownedCourse(site.db, teacher.id, 1500, 'A course given to them')])
+    await site.db
+      .insertInto('gifts')
+      .values({
+        order_id: sale.orderId,
+        order_item_id: sale.lineIds[0] as string,
+        buyer_id: sale.buyer.id,
+        recipient_email: user.email,
+        message: 'Enjoy it, from your sister',
+        send_at: now(),
+        link_origin: 'http://storefront.test',
+        claimed_by: user.id,
+        claimed_at: now(),
+      })
+      .execute()
+    await site.db
+      .insertInto('premium_watch_time')
+      .values({ month: '2026-11', course_id: COURSE, user_id: user.id, seconds: 4242 })
+      .execute()
+    await site.db
+      .insertInto('creator_uploads')
+      .values({
+        id: `exp-${user.id}`,
+        user_id: user.id,
+        size_bytes: 10,
+        status: 'stored',
+        file_name: 'my-lesson-video.mp4',
+      })
+      .execute()
+
+    const row = await requestDataExport(site.db, user.id)
+    await build()
+    const files = unzipSync(new Uint8Array(await (await download(row.id, user.id)).arrayBuffer()))
+    const all = Object.entries(files)
+      .filter(([name]) => name.endsWith('.json'))
+      .map(([, file]) => strFromU8(file))
+      .join('\n')
+    for (const words of [
+      'My instructor biography',
+      'my-exported-notes.pdf',
+      'Blocked for the export test',
+      'Reported for the export test',
+      'Enjoy it, from your sister',
+      'my-lesson-video.mp4',
+    ]) {
+      expect(all, words).toContain(words)
+    }
+    const payments = JSON.parse(strFromU8(files['membership-payments.json'] as Uint8Array))
+    expect(payments).toEqual([expect.objectContaining({ amount_minor: 2900, billing_reason: 'subscription_cycle' })])
+    const learning = JSON.parse(strFromU8(files['learning.json'] as Uint8Array))
+    expect(learning.premiumWatchTime).toEqual([{ month: '2026-11', course_id: COURSE, seconds: 4242 }])
+    expect(all).not.toContain('not-exported-key')
+  })
+
   it('lets an admin ask for a person who wrote in (audited), and nobody below admin', async () => {
     const person = await createUser(site.db)
     const editor = await createUser(site.db, { role: 'editor' })

@@ -2,7 +2,7 @@
 // adapter against the local fake Stripe, after the erasure has committed; a customer already gone counts as done; a
 // failing Stripe leaves it for the next run, and rerunning the job calls Stripe no more once it is done.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { runAccountDeletions } from '../../../src-server/flows/account-deletion.ts'
+import { runAccountDeletions } from '../../../src-server/flows/account-erasure.ts'
 import { advanceClock, resetClock } from '../../../src-server/kernel/clock.ts'
 import { createStripeApi } from '../../../src-server/payments/stripe.ts'
 import { createLocalStorage } from '../../../src-server/storage/storage.ts'
