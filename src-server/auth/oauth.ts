@@ -36,12 +36,39 @@ export function oauthClient(provider: OAuthProvider, credentials: OAuthCredentia
     : { provider, client: new Facebook(config.clientId, config.clientSecret, redirectUri) }
 }
 
-const PROFILE_TIMEOUT_MS = 10_000
+/** How long a call to the provider (the code's exchange, the profile) may take before the sign-in is refused. */
+export const PROVIDER_TIMEOUT_MS = 10_000
+
+/**
+ * Exchanges the callback's code for tokens. Arctic's request takes no signal, so a provider that accepts the
+ * connection and never answers is raced against the limit: the person hears "could not be reached" within it, not
+ * after the HTTP client's five minutes.
+ */
+export async function exchangeCode(
+  oauth: OAuthClient,
+  code: string,
+  verifier: string,
+  timeoutMs = PROVIDER_TIMEOUT_MS,
+) {
+  let timer: NodeJS.Timeout | undefined
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new OAuthFailure('the provider could not be reached')), timeoutMs)
+  })
+  const exchange =
+    oauth.provider === 'google'
+      ? oauth.client.validateAuthorizationCode(code, verifier)
+      : oauth.client.validateAuthorizationCode(code)
+  try {
+    return await Promise.race([exchange, timedOut])
+  } finally {
+    clearTimeout(timer)
+  }
+}
 
 async function getJson(url: string, accessToken?: string): Promise<Record<string, unknown>> {
   const response = await fetch(url, {
     headers: accessToken ? { Authorization: `Bearer ${accessToken}` } : {},
-    signal: AbortSignal.timeout(PROFILE_TIMEOUT_MS),
+    signal: AbortSignal.timeout(PROVIDER_TIMEOUT_MS),
   }).catch(() => {
     throw new OAuthFailure('the provider could not be reached')
   })

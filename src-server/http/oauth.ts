@@ -6,6 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { DELETION_CANCEL_PATH, safeReturnPath, TWO_FACTOR_SETUP_PATH } from '../../src-shared/auth.ts'
 import { isStaff, staffRoleNeedsTwoFactor } from '../../src-shared/roles.ts'
 import {
+  exchangeCode,
   fetchProfile,
   linkOrCreateUser,
   OAUTH_PROVIDERS,
@@ -109,10 +110,7 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: HttpDeps, creden
         }
         try {
           const oauth = oauthClient(provider, credentials, deps.config.publicUrl)
-          const tokens =
-            oauth.provider === 'google'
-              ? await oauth.client.validateAuthorizationCode(code, verifier ?? '')
-              : await oauth.client.validateAuthorizationCode(code)
+          const tokens = await exchangeCode(oauth, code, verifier ?? '')
           const profile = await fetchProfile(provider, tokens.accessToken())
           const user = await linkOrCreateUser(deps.db, provider, profile, {
             create: mode === 'user',

@@ -15,6 +15,8 @@ export interface FakeOAuth {
   codes: Map<string, FakeIdentity>
   /** Bodies the token endpoints received. */
   tokenRequests: URLSearchParams[]
+  /** Codes whose exchange the token endpoints take and never answer (a provider that hangs). */
+  hangingCodes: Set<string>
   restore(): void
 }
 
@@ -25,6 +27,7 @@ export function fakeOAuthProviders(): FakeOAuth {
   const codes = new Map<string, FakeIdentity>()
   const tokens = new Map<string, FakeIdentity>()
   const tokenRequests: URLSearchParams[] = []
+  const hangingCodes = new Set<string>()
   const realFetch = globalThis.fetch
   const spy = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
     const request = input instanceof Request ? input : new Request(input, init)
@@ -35,6 +38,7 @@ export function fakeOAuthProviders(): FakeOAuth {
     if (isToken) {
       const body = new URLSearchParams(await request.text())
       tokenRequests.push(body)
+      if (hangingCodes.has(body.get('code') ?? '')) return new Promise<Response>(() => {})
       const identity = codes.get(body.get('code') ?? '')
       if (!identity) return json(400, { error: 'invalid_grant', error_description: 'Bad code' })
       const accessToken = `at-${Math.random().toString(36).slice(2)}`
@@ -64,5 +68,5 @@ export function fakeOAuthProviders(): FakeOAuth {
     }
     return realFetch(input, init)
   })
-  return { codes, tokenRequests, restore: () => spy.mockRestore() }
+  return { codes, tokenRequests, hangingCodes, restore: () => spy.mockRestore() }
 }

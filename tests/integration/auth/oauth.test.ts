@@ -1,6 +1,7 @@
 // Google and Facebook sign-in through the real routes, with the providers faked at the fetch layer.
 import { createHash } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { exchangeCode, OAuthFailure, oauthClient, PROVIDER_TIMEOUT_MS } from '../../../src-server/auth/oauth.ts'
 import { SESSION_COOKIE } from '../../../src-server/auth/session.ts'
 import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
 import { createTestDatabase } from '../../support/db.ts'
@@ -11,15 +12,19 @@ import { setCookieFor, startTestServer, type TestServer } from '../../support/ht
 let database: DatabaseHandle
 let server: TestServer
 let fake: FakeOAuth
+const CREDENTIALS = {
+  google: { clientId: 'google-id', clientSecret: 'google-secret' },
+  facebook: { clientId: 'fb-id', clientSecret: 'fb-secret' },
+}
 
 beforeAll(async () => {
   database = await createTestDatabase()
   server = await startTestServer(database.db, {
     env: {
-      GOOGLE_CLIENT_ID: 'google-id',
-      GOOGLE_CLIENT_SECRET: 'google-secret',
-      FACEBOOK_CLIENT_ID: 'fb-id',
-      FACEBOOK_CLIENT_SECRET: 'fb-secret',
+      GOOGLE_CLIENT_ID: CREDENTIALS.google.clientId,
+      GOOGLE_CLIENT_SECRET: CREDENTIALS.google.clientSecret,
+      FACEBOOK_CLIENT_ID: CREDENTIALS.facebook.clientId,
+      FACEBOOK_CLIENT_SECRET: CREDENTIALS.facebook.clientSecret,
     },
   })
   fake = fakeOAuthProviders()
@@ -222,6 +227,18 @@ describe('OAuth callback', () => {
 })
 
 describe('an unconfigured provider', () => {
+  it('refuses within the limit when the provider takes the code and never answers', async () => {
+    fake.hangingCodes.add('code-that-hangs')
+    for (const provider of ['google', 'facebook'] as const) {
+      const oauth = oauthClient(provider, CREDENTIALS, server.baseUrl)
+      const started = Date.now()
+      await expect(exchangeCode(oauth, 'code-that-hangs', 'verifier', 200)).rejects.toThrow(
+        new OAuthFailure('the provider could not be reached'),
+      )
+      expect(Date.now() - started).toBeLessThan(PROVIDER_TIMEOUT_MS)
+    }
+  })
+
   it('says so instead of crashing', async () => {
     const bare = await startTestServer(database.db)
     try {
