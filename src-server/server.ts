@@ -46,6 +46,7 @@ import { registerSchoolSsoRoutes } from './http/school-sso.ts'
 import { registerSeoRoutes } from './http/seo.ts'
 import { registerServiceOrderRoutes } from './http/service-order-files.ts'
 import { HANDOFF_COMPLETE_PATH, registerSignInHandoffRoutes } from './http/sign-in-handoff.ts'
+import { noteRenderOutage } from './http/ssr.ts'
 import { registerStripeWebhookRoutes } from './http/stripe-webhook.ts'
 import { registerTestClockRoutes } from './http/test-clock.ts'
 import { registerTusUploadRoutes } from './http/tus-uploads.ts'
@@ -167,6 +168,7 @@ function inProcessTrpcClient(
         },
         onError: ({ error, path }) => {
           if (error.code === 'INTERNAL_SERVER_ERROR') request.log.error({ err: error, path }, 'tRPC procedure failed')
+          if (error.code === 'SERVICE_UNAVAILABLE') noteRenderOutage(request)
         },
       }),
     ],

@@ -10,8 +10,9 @@ import { retryDelay, shouldRetryQuery } from './errors.ts'
 export function createQueryClient() {
   return new QueryClient({
     defaultOptions: {
-      // Refusals (bad input, not found, forbidden) will not get better by retrying; an outage may.
-      queries: { staleTime: 30_000, retry: shouldRetryQuery, retryDelay },
+      // Refusals (bad input, not found, forbidden) will not get better by retrying; an outage may, in the browser.
+      // The server renders once: an outage there is answered 503 at once, and the browser's tries follow.
+      queries: { staleTime: 30_000, retry: typeof window === 'undefined' ? false : shouldRetryQuery, retryDelay },
     },
   })
 }

@@ -11,6 +11,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { NativeFormResult } from '../../src-shared/native-form.ts'
 import { routeOfPageChunk } from '../../src-shared/page-chunks.ts'
 import { WHOLE_STYLESHEET_META } from '../../src-shared/page-styles.ts'
+import { RETRY_AFTER_SECONDS } from '../kernel/db-unavailable.ts'
 import { compressedPage } from './compress-page.ts'
 import { HOLD_EARLY_CLICKS_SCRIPT } from './early-clicks.ts'
 import { type PageStylesheet, pageStylesheet } from './page-styles.ts'
@@ -295,6 +296,14 @@ function sameAddressOtherSearch(request: FastifyRequest, response: Response): st
   return `${target.pathname}${target.search}`
 }
 
+/** Pages whose render met a database outage in a procedure (the in-process tRPC client notes it: server.ts). */
+const renderOutages = new WeakSet<FastifyRequest>()
+
+/** Notes that a procedure this page's render called found the database unavailable. */
+export function noteRenderOutage(request: FastifyRequest): void {
+  renderOutages.add(request)
+}
+
 /**
  * Renders the page into the template and sends it (streamed). Resolves false when it sent nothing (the caller sends
  * the client-only shell): the route redirected, or rendering failed before the first byte.
@@ -382,9 +391,15 @@ export async function sendRenderedPage(
   const body = Readable.from(page(), { objectMode: false })
   body.on('error', (error) => request.log.error({ err: error }, 'server rendering stream failed'))
   // The page carries the visitor's own header (session, cart count): never stored by shared caches.
-  // page-status.ts decides, unless the router itself found nothing or failed (its not-found or error page).
+  // page-status.ts decides, unless the router itself found nothing or failed (its not-found or error page); a
+  // failure that came from a database outage is the outage's 503, with when to come back, as /trpc answers it.
+  let sent = status === 200 && response.status >= 400 ? response.status : status
+  if (sent >= 500 && renderOutages.has(request)) {
+    sent = 503
+    reply.header('retry-after', String(RETRY_AFTER_SECONDS))
+  }
   reply
-    .code(status === 200 && response.status >= 400 ? response.status : status)
+    .code(sent)
     .header('Cache-Control', 'private, no-cache')
     .type('text/html; charset=utf-8')
     .send(compressedPage(request, reply, body))

@@ -21,6 +21,11 @@ export interface TestServerOptions {
   payments?: ServerDeps['payments']
   /** Serve a minimal built client (index.html), so the SPA fallback answers as in production. */
   clientShell?: boolean
+  /**
+   * With `clientShell`: the source of a server renderer's entry (an ES module exporting `render`, as dist/ssr's does),
+   * so pages are rendered on the server through it.
+   */
+  ssrEntry?: string
   /** Receives the server's JSON log lines (info and up); without it the server logs nothing. */
   logStream?: Writable
 }
@@ -30,7 +35,16 @@ export async function startTestServer(db: DB, options: TestServerOptions = {}): 
   const clientDir = path.join(dataDir, options.clientShell ? 'client' : 'no-client')
   if (options.clientShell) {
     await mkdir(clientDir)
-    await writeFile(path.join(clientDir, 'index.html'), '<!doctype html><title>app shell</title>')
+    await writeFile(
+      path.join(clientDir, 'index.html'),
+      options.ssrEntry
+        ? '<!doctype html><html><head><title>app shell</title></head><body><div id="root"></div></body></html>'
+        : '<!doctype html><title>app shell</title>',
+    )
+    if (options.ssrEntry) {
+      await mkdir(path.join(dataDir, 'ssr'))
+      await writeFile(path.join(dataDir, 'ssr', 'entry-server.js'), options.ssrEntry)
+    }
   }
   const server = await createServer({
     env: {

@@ -117,4 +117,33 @@ describe('page statuses', () => {
       await broken.close().catch(() => undefined)
     }
   })
+  it.runIf(inject('testDb').kind === 'pglite')(
+    'answers a server-rendered page 503 with Retry-After when its render met the outage, not 500',
+    async () => {
+      // A renderer that asks one procedure, as a page's loader does, and renders its error page when that fails.
+      const entry = `export async function render({ trpcClient }) {
+        try {
+          await trpcClient.catalog.featuredCourses.query()
+          return new Response('<p>rendered page</p>', { status: 200 })
+        } catch {
+          return new Response('<p>Service temporarily unavailable</p>', { status: 500 })
+        }
+      }`
+      const broken = await createTestDatabase()
+      const server = await startTestServer(broken.db, { clientShell: true, ssrEntry: entry })
+      try {
+        const before = await fetch(`${server.baseUrl}/pricing`)
+        expect(before.status).toBe(200)
+        expect(await before.text()).toContain('rendered page')
+        await broken.pglite!.close()
+        const during = await fetch(`${server.baseUrl}/about`)
+        expect(during.status).toBe(503)
+        expect(during.headers.get('retry-after')).toBe('5')
+        expect(await during.text()).toContain('Service temporarily unavailable')
+      } finally {
+        await server.stop()
+        await broken.close().catch(() => undefined)
+      }
+    },
+  )
 })
