@@ -35,6 +35,18 @@ async function download(exportId: string, userId?: string) {
   return fetch(`${site.baseUrl}/api/account/exports/${exportId}.zip`, { headers })
 }
 
+/** Asks for the person's export, builds it and downloads it: its files, and all its JSON as one text. */
+async function exportOf(userId: string) {
+  const row = await requestDataExport(site.db, userId)
+  await build()
+  const files = unzipSync(new Uint8Array(await (await download(row.id, userId)).arrayBuffer()))
+  const all = Object.entries(files)
+    .filter(([name]) => name.endsWith('.json'))
+    .map(([, file]) => strFromU8(file))
+    .join('\n')
+  return { files, all }
+}
+
 describe('download my data', () => {
   it('builds a private ZIP of the person’s data and invoices that only they can download', async () => {
     const seller = await createUser(site.db)
@@ -139,13 +151,7 @@ describe('download my data', () => {
     })
     await me.live.register({ sessionId: session.id })
 
-    const row = await requestDataExport(site.db, user.id)
-    await build()
-    const files = unzipSync(new Uint8Array(await (await download(row.id, user.id)).arrayBuffer()))
-    const all = Object.entries(files)
-      .filter(([name]) => name.endsWith('.json'))
-      .map(([, file]) => strFromU8(file))
-      .join('\n')
+    const { files, all } = await exportOf(user.id)
     for (const words of ['My question to you', 'The instructor’s answer', 'My lesson question', 'Exported webinar']) {
       expect(all).toContain(words)
     }
@@ -205,13 +211,7 @@ describe('download my data', () => {
       })
       .execute()
 
-    const row = await requestDataExport(site.db, buyer.id)
-    await build()
-    const files = unzipSync(new Uint8Array(await (await download(row.id, buyer.id)).arrayBuffer()))
-    const all = Object.entries(files)
-      .filter(([name]) => name.endsWith('.json'))
-      .map(([, file]) => strFromU8(file))
-      .join('\n')
+    const { files, all } = await exportOf(buyer.id)
     for (const words of [
       'The audio is out of sync',
       'Happy birthday, Sam',
@@ -313,13 +313,7 @@ describe('download my data', () => {
       })
       .execute()
 
-    const row = await requestDataExport(site.db, user.id)
-    await build()
-    const files = unzipSync(new Uint8Array(await (await download(row.id, user.id)).arrayBuffer()))
-    const all = Object.entries(files)
-      .filter(([name]) => name.endsWith('.json'))
-      .map(([, file]) => strFromU8(file))
-      .join('\n')
+    const { files, all } = await exportOf(user.id)
     for (const words of [
       'My instructor biography',
       'my-exported-notes.pdf',
