@@ -1429,7 +1429,11 @@ export interface CreatorPayoutAccountsTable {
   created_at: CreatedAt
 }
 
-export type PayoutStatus = 'pending' | 'sending' | 'paid' | 'failed' | 'reversed'
+/**
+ * 'failed': Stripe refused the last try (nothing made; given up after the try limit). 'unconfirmed': the last try got
+ * no answer, so the transfer may exist: still claimed, looked up by every later run (decision 0108).
+ */
+export type PayoutStatus = 'pending' | 'sending' | 'unconfirmed' | 'paid' | 'failed' | 'reversed'
 
 export interface CreatorPayoutsTable {
   id: Generated<string>

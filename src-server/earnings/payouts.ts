@@ -1,7 +1,9 @@
 // Monthly payouts of creators' available balances. A payout row per creator, month and currency is the claim: two
 // workers cannot both create it, only one can move it to 'sending', and its id names the Stripe transfer's
 // idempotency key, so a retry after a lost answer (or a crash mid-call) is the same transfer. The ledger moves the
-// amount from available to paid out only when Stripe confirms the transfer.
+// amount from available to paid out only when Stripe confirms the transfer. A try Stripe refused leaves the payout
+// 'failed' (retried up to a limit, then given up for staff); a try with no answer, which Stripe may have made, leaves
+// it 'unconfirmed': still claimed and claimable by every later run, which looks the transfer up before sending again.
 import type { Currency } from '../../src-shared/money.ts'
 import type { DB } from '../kernel/db.ts'
 import { post } from './ledger.ts'
@@ -18,10 +20,10 @@ export interface PayoutCandidate {
 
 /**
  * Creators with a ready account whose available balance per currency, less what their earlier payouts not yet sent
- * already claim (pending, sending, or failed and still to be retried: the ledger moves only when Stripe confirms),
- * is at least the threshold. Without that, a payout failed one month and retried in the next month's run would be
- * paid twice: once as itself and once inside the new month's payout of the whole balance. One statement, so the
- * balance and the claims are read at the same moment.
+ * already claim (pending, sending, unconfirmed, or failed and still to be retried: the ledger moves only when Stripe
+ * confirms), is at least the threshold. Without that, a payout failed one month and retried in the next month's run
+ * would be paid twice: once as itself and once inside the new month's payout of the whole balance. One statement, so
+ * the balance and the claims are read at the same moment.
  */
 export async function payoutCandidates(
   db: DB,
@@ -44,7 +46,7 @@ export async function payoutCandidates(
           .whereRef('p.currency', '=', 'e.currency')
           .where((inner) =>
             inner.or([
-              inner('p.status', 'in', ['pending', 'sending']),
+              inner('p.status', 'in', ['pending', 'sending', 'unconfirmed']),
               inner.and([inner('p.status', '=', 'failed'), inner('p.attempts', '<', maxAttempts)]),
             ]),
           )
@@ -89,14 +91,17 @@ export interface ClaimedPayout {
   attempts: number
 }
 
-/** Claims the payouts still to send (new, failed under the try limit, or stale): each claim succeeds for one worker. */
+/**
+ * Claims the payouts still to send (new, failed under the try limit, unconfirmed whatever its tries, or stale): each
+ * claim succeeds for one worker.
+ */
 export async function claimPayouts(db: DB, now: Date, maxAttempts: number): Promise<ClaimedPayout[]> {
   const rows = await db
     .updateTable('creator_payouts')
     .set((eb) => ({ status: 'sending', claimed_at: now, attempts: eb('attempts', '+', 1) }))
     .where((eb) =>
       eb.or([
-        eb('status', '=', 'pending'),
+        eb('status', 'in', ['pending', 'unconfirmed']),
         eb.and([eb('status', '=', 'failed'), eb('attempts', '<', maxAttempts)]),
         eb.and([eb('status', '=', 'sending'), eb('claimed_at', '<', new Date(now.getTime() - STALE_SENDING_MS))]),
       ]),
@@ -139,10 +144,20 @@ export async function markPayoutPaid(db: DB, payout: ClaimedPayout, transferId: 
   })
 }
 
-export async function markPayoutFailed(db: DB, payoutId: string, error: string): Promise<void> {
+/**
+ * A try that did not pay: 'failed' when Stripe refused it (nothing was made), 'unconfirmed' when Stripe may have made
+ * the transfer without our hearing so (no answer, a server error): that one keeps its amount claimed and is never given
+ * up, since sending its amount again in another payout could pay it twice.
+ */
+export async function markPayoutNotPaid(
+  db: DB,
+  payoutId: string,
+  status: 'failed' | 'unconfirmed',
+  error: string,
+): Promise<void> {
   await db
     .updateTable('creator_payouts')
-    .set({ status: 'failed', last_error: error.slice(0, 500) })
+    .set({ status, last_error: error.slice(0, 500) })
     .where('id', '=', payoutId)
     .execute()
 }

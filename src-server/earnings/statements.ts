@@ -271,7 +271,7 @@ export async function allCreatorBalances(db: DB) {
   }))
 }
 
-/** Staff: payouts, newest first (failed ones first when `failedFirst`), with the creator's name. */
+/** Staff: payouts, newest first (failed and unconfirmed ones first), with the creator's name. */
 export async function listPayouts(db: DB, limit = 100) {
   const rows = await db
     .selectFrom('creator_payouts as p')
@@ -292,7 +292,7 @@ export async function listPayouts(db: DB, limit = 100) {
       'p.created_at as createdAt',
       'p.paid_at as paidAt',
     ])
-    .orderBy(sql`case when p.status = 'failed' then 0 else 1 end`)
+    .orderBy(sql`case when p.status in ('failed', 'unconfirmed') then 0 else 1 end`)
     .orderBy('p.created_at', 'desc')
     .limit(limit)
     .execute()

@@ -49,7 +49,7 @@ export async function deletionBlockers(db: DB, userId: string): Promise<string[]
     .selectFrom('creator_payouts')
     .select('id')
     .where('creator_id', '=', userId)
-    .where('status', 'in', ['pending', 'sending', 'failed'])
+    .where('status', 'in', ['pending', 'sending', 'unconfirmed', 'failed'])
     .executeTakeFirst()
   if (openPayout) blockers.push(DELETION_MESSAGES.payout)
   const renewing = await db

@@ -1,6 +1,6 @@
 // Staff finance over creators' money (/admin/finance): what is owed to creators per currency against the platform's
-// Stripe balance (a Stripe outage reads "unavailable", never an error), the payouts run and failed, negative
-// balances, a CSV of every creator's balances, and the owner's pause of payouts (audited with the change).
+// Stripe balance (a Stripe outage reads "unavailable", never an error), the payouts run, failed and unconfirmed,
+// negative balances, a CSV of every creator's balances, and the owner's pause of payouts (audited with the change).
 import { type Actor, record } from '../audit/repository.ts'
 import { payoutsPaused } from '../earnings/payouts.ts'
 import { allCreatorBalances, listPayouts, owedToCreators, setPayoutsPaused } from '../earnings/statements.ts'
@@ -41,6 +41,7 @@ export async function financeOverview(db: DB, stripe: StripeApi | null) {
     stripeBalance: platform,
     payouts,
     failedPayouts: payouts.filter((payout) => payout.status === 'failed').length,
+    unconfirmedPayouts: payouts.filter((payout) => payout.status === 'unconfirmed').length,
     negativeBalances: balances.filter((balance) => balance.availableMinor < 0),
     paused,
   }

@@ -1,7 +1,9 @@
 // Paying creators through Stripe Connect (separate charges and transfers): an Express account per creator with
 // Stripe's hosted onboarding, its state kept from account.updated, monthly transfers of each available balance per
 // currency at or above the threshold, and transfer reversals recorded in the ledger. Stripe is called outside any
-// database transaction; the payout row and the transfer's idempotency key make every retry the same payment.
+// database transaction; the payout row and the transfer's idempotency key make every retry the same payment. Only a
+// transfer Stripe refused is given up after PAYOUT_MAX_ATTEMPTS; one that may have been made (no answer) is looked up
+// and settled by later runs, however many (decision 0108).
 
 import type { Transaction } from 'kysely'
 import type { Database } from '../../db/types.ts'
@@ -14,7 +16,7 @@ import {
 } from '../earnings/payout-accounts.ts'
 import {
   claimPayouts,
-  markPayoutFailed,
+  markPayoutNotPaid,
   markPayoutPaid,
   openPayout,
   payoutCandidates,
@@ -26,13 +28,16 @@ import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { type Applied, ignored, PROCESSED } from '../payments/event-outcome.ts'
-import type { StripeApi } from '../payments/stripe.ts'
+import { type StripeApi, stripeRefused } from '../payments/stripe.ts'
 import type { EventOf } from '../payments/stripe-event.ts'
 import type { StripeConnectedAccount } from '../payments/stripe-schemas.ts'
 
 /** Payouts of at least this much per currency (50.00); smaller balances wait for the next month. */
 export const DEFAULT_PAYOUT_THRESHOLD_MINOR = 5000
-/** A transfer refused this many times is left 'failed' for staff to see. */
+/**
+ * A transfer Stripe refused this many times is left 'failed' for staff to see, its amount back in the next month's
+ * payout. A payout whose try got no answer is 'unconfirmed' instead and has no limit: Stripe may have made it.
+ */
 export const PAYOUT_MAX_ATTEMPTS = 5
 
 function stateOf(account: StripeConnectedAccount): AccountState {
@@ -130,7 +135,10 @@ export async function transferReversed(trx: Transaction<Database>, event: EventO
 export interface PayoutRun {
   opened: number
   paid: number
+  /** Refused by Stripe: nothing was made. */
   failed: number
+  /** No answer from Stripe (or a server error): the transfer may exist, so the payout stays claimed to be looked up. */
+  unconfirmed: number
   paused: boolean
 }
 
@@ -144,7 +152,7 @@ export async function runPayouts(
   options: { month: string; thresholdMinor?: number; now?: Date },
 ): Promise<PayoutRun> {
   const now = options.now ?? clock.now()
-  if (await payoutsPaused(db)) return { opened: 0, paid: 0, failed: 0, paused: true }
+  if (await payoutsPaused(db)) return { opened: 0, paid: 0, failed: 0, unconfirmed: 0, paused: true }
   const api = stripeOf(stripe).connect
   const candidates = await payoutCandidates(
     db,
@@ -154,36 +162,49 @@ export async function runPayouts(
   for (const candidate of candidates) await openPayout(db, candidate, options.month)
   let paid = 0
   let failed = 0
+  let unconfirmed = 0
   for (const payout of await claimPayouts(db, now, PAYOUT_MAX_ATTEMPTS)) {
     const transferGroup = `payout-${payout.month}`
+    // Only Stripe refusing the create proves there is no transfer: the lookup before it found none, and a refused call
+    // made nothing. Anything else (no answer, a server error, a failed lookup, the ledger write failing after the
+    // transfer) may leave a transfer behind, so the payout is not given up and its amount is not paid out again.
+    let refused = false
     try {
-      // A retry (a failed try, or a 'sending' row a crashed worker left) first looks for the transfer an earlier try
-      // may have made without hearing back: the idempotency key alone covers only the 24 hours Stripe keeps it, and a
-      // failed payout is retried by next month's run too.
+      // A retry (a failed or unconfirmed try, or a 'sending' row a crashed worker left) first looks for the transfer an
+      // earlier try may have made without hearing back: the idempotency key alone covers only the 24 hours Stripe keeps
+      // it, and a payout not paid is retried by next month's run too. Found, it is recorded; not found, it is sent with
+      // the same key.
       const earlier =
         payout.attempts > 1
           ? await api.findPayoutTransfer({ accountId: payout.stripeAccountId, transferGroup, payoutId: payout.id })
           : null
       const transfer =
         earlier ??
-        (await api.createTransfer(
-          {
-            accountId: payout.stripeAccountId,
-            amountMinor: payout.amountMinor,
-            currency: payout.currency,
-            transferGroup,
-            metadata: { creator_id: payout.creatorId, month: payout.month, payout_id: payout.id },
-          },
-          payoutKey(payout),
-        ))
+        (await api
+          .createTransfer(
+            {
+              accountId: payout.stripeAccountId,
+              amountMinor: payout.amountMinor,
+              currency: payout.currency,
+              transferGroup,
+              metadata: { creator_id: payout.creatorId, month: payout.month, payout_id: payout.id },
+            },
+            payoutKey(payout),
+          )
+          .catch((error: unknown) => {
+            refused = stripeRefused(error)
+            throw error
+          }))
       await markPayoutPaid(db, payout, transfer.id, now)
       paid++
     } catch (error) {
-      await markPayoutFailed(db, payout.id, error instanceof Error ? error.message : String(error))
-      failed++
+      const message = error instanceof Error ? error.message : String(error)
+      await markPayoutNotPaid(db, payout.id, refused ? 'failed' : 'unconfirmed', message)
+      if (refused) failed++
+      else unconfirmed++
     }
   }
-  return { opened: candidates.length, paid, failed, paused: false }
+  return { opened: candidates.length, paid, failed, unconfirmed, paused: false }
 }
 
 /** The payout month a run on `at` pays: the month before (balances released by its end). */

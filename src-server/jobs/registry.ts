@@ -117,7 +117,7 @@ export const queues: { [N in JobName]: QueueOptions } = {
   'service-orders.auto-complete': { retryLimit: 2, retryDelay: 300, expireInSeconds: 600 },
   'orders.expire': { retryLimit: 1, retryDelay: 300, expireInSeconds: 600 },
   'earnings.release-holds': { retryLimit: 2, retryDelay: 300, expireInSeconds: 1800 },
-  // A run that failed (Stripe down) is retried; each retry re-sends only the failed payouts, with the same keys.
+  // A run that failed (Stripe down) is retried; each retry re-sends only the payouts not paid, with the same keys.
   'earnings.payouts': { retryLimit: 3, retryDelay: 900, retryBackoff: true, expireInSeconds: 3600 },
   // Each run claims a few pending exports; a failed build stays pending (up to 3 tries) for the next minute's run.
   'privacy.exports': { retryLimit: 0, expireInSeconds: 900 },
@@ -268,8 +268,11 @@ export function handlers(deps: JobDeps): { [N in JobName]: JobHandler<Jobs[N]> }
         now,
       })
       deps.log.info(run, 'ran creators’ payouts')
-      // Failed transfers stay 'failed' for staff and are retried on the job's retry (same idempotency keys).
-      if (run.failed > 0) throw new Error(`${run.failed} payout(s) failed; retrying`)
+      // Refused transfers stay 'failed' for staff, unanswered ones 'unconfirmed'; the job's retry looks each up and
+      // sends it again if Stripe has none (same idempotency keys).
+      if (run.failed + run.unconfirmed > 0) {
+        throw new Error(`${run.failed} payout(s) failed, ${run.unconfirmed} unconfirmed; retrying`)
+      }
     },
     'privacy.exports': async () => {
       const run = await buildPendingExports(privacyDeps())

@@ -175,6 +175,23 @@ export function stripeAnswered(error: unknown): boolean {
   return typeof (error as { statusCode?: unknown } | null)?.statusCode === 'number'
 }
 
+/**
+ * Whether Stripe refused a call outright, so it made nothing: it answered with a 4xx status (a refused or bad request:
+ * funds short, no such account, a rate limit), except 409 (another request with the same idempotency key is still
+ * running) and an idempotency error (the key was used before). A 5xx answer is no refusal: Stripe says to treat a
+ * server error's result as indeterminate, as when no answer comes at all (a timeout, a reset connection).
+ */
+export function stripeRefused(error: unknown): boolean {
+  const { statusCode, rawType } = (error ?? {}) as { statusCode?: unknown; rawType?: unknown }
+  return (
+    typeof statusCode === 'number' &&
+    statusCode >= 400 &&
+    statusCode < 500 &&
+    statusCode !== 409 &&
+    rawType !== 'idempotency_error'
+  )
+}
+
 export function createStripeApi(settings: StripeSettings): StripeApi {
   const base = settings.apiUrl ? new URL(settings.apiUrl) : null
   let client: Promise<Stripe> | undefined

@@ -108,8 +108,12 @@ export interface FakeConnect {
   requireMore(accountId: string, fields: string[], deadline?: number): FakeAccount
   /** The next transfer create answers with this Stripe error (an outage, say); later ones run on. */
   failNextTransfer(message?: string, status?: number): void
-  /** The next transfer is made, but its answer is lost (the connection dropped): the caller sees an error. */
-  loseNextTransferAnswer(): void
+  /**
+   * The next transfer is made, but its answer is lost: by default Stripe answers 500 after making it (a server error's
+   * result is indeterminate); 'reset' drops the connection with no answer at all, as a timeout or a reset does, and
+   * drops the SDK's own retry of it too (stripe-node retries a closed connection once, even with retries off).
+   */
+  loseNextTransferAnswer(how?: 'server_error' | 'reset'): void
   /** Stripe removes idempotency keys once they are 24 hours old: a later retry with one makes a new object. */
   expireIdempotencyKeys(): void
   /** Stripe's fee on a card charge of `amount`: 2.9 % + 30 minor units, rounded half up. */
@@ -134,7 +138,8 @@ export function createConnect(baseUrl: () => string, queue: Queue) {
   const links = new Map<string, { account: string; refresh_url: string; return_url: string; expires_at: number }>()
   const byKey = new Map<string, { params: string; answer: unknown }>()
   let transferFailure: { message: string; status: number } | null = null
-  let loseTransferAnswer = false
+  let loseTransferAnswer: 'server_error' | 'reset' | null = null
+  let resetsLeft = 0
 
   function balanceTransaction(
     type: FakeBalanceTransaction['type'],
@@ -206,8 +211,9 @@ export function createConnect(baseUrl: () => string, queue: Queue) {
     failNextTransfer(message = 'An error occurred with our connection to Stripe.', status = 500) {
       transferFailure = { message, status }
     },
-    loseNextTransferAnswer() {
-      loseTransferAnswer = true
+    loseNextTransferAnswer(how = 'server_error') {
+      loseTransferAnswer = how
+      resetsLeft = how === 'reset' ? 2 : 0
     },
     expireIdempotencyKeys() {
       byKey.clear()
@@ -419,8 +425,13 @@ export function createConnect(baseUrl: () => string, queue: Queue) {
     }
     if (method === 'POST' && path === '/v1/transfers') {
       const answer = idempotent(idempotencyKey, params, () => createTransfer(params))
-      if (!loseTransferAnswer) return answer
-      loseTransferAnswer = false
+      const lost = loseTransferAnswer
+      if (!lost) return answer
+      if (lost === 'reset') {
+        if (--resetsLeft <= 0) loseTransferAnswer = null
+        return { status: 0, body: null, type: 'reset' }
+      }
+      loseTransferAnswer = null
       return error(500, 'An error occurred with our connection to Stripe.', 'api_error')
     }
     if (transferPath && method === 'GET') {

@@ -815,6 +815,8 @@ function escapeHtml(text: string) {
 }
 
 function send(response: ServerResponse, status: number, body: unknown, type = 'application/json') {
+  // An answer lost on the way (fake-stripe-connect.ts's loseNextTransferAnswer('reset')): the connection drops.
+  if (type === 'reset') return response.destroy()
   // A hosted page's redirect (Connect onboarding's return and refresh URLs).
   if (type.startsWith('redirect:')) {
     response.writeHead(status, { location: type.slice('redirect:'.length) })

@@ -1,8 +1,9 @@
 // The monthly payout job end to end against the fake Stripe (issue 31): a creator onboards through Stripe's hosted
 // pages (account.updated delivered to the webhook makes the account ready), a sale's share is released after the
 // hold, and the 'earnings.payouts' job transfers exactly the available balance once; a second run pays nothing
-// twice; a Stripe outage leaves the payout failed (visible to staff, ledger untouched) and the next run pays it with
-// the same idempotency key; balances under the threshold and creators without a ready account accrue.
+// twice; a Stripe outage leaves the payout unconfirmed (visible to staff, ledger untouched, still claimed) and the next
+// run looks it up and pays it with the same idempotency key; a transfer Stripe refuses leaves it failed; balances under
+// the threshold and creators without a ready account accrue.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { creatorBalances, ledgerTotals } from '../../../src-server/earnings/balances.ts'
 import { payoutKey } from '../../../src-server/earnings/payouts.ts'
@@ -107,16 +108,17 @@ describe('the monthly payout job', () => {
     for (const total of (await ledgerTotals(db())).values()) expect(total).toBe(0)
   })
 
-  it('a Stripe outage leaves the payout failed for staff and the ledger untouched; the next run pays it once', async () => {
+  it('a Stripe outage leaves the payout unconfirmed and the ledger untouched; the next run pays it once', async () => {
     const { creator, accountId } = await onboardedCreator()
     await sell(db(), [await ownedCourse(db(), creator.id, 8000)])
     await releaseAllDueHolds(db(), new Date(Date.now() + 31 * DAY))
 
+    // A 500's result is indeterminate (Stripe may have made the transfer): the payout is not given up as failed.
     shop.fake.connect.failNextTransfer('An error occurred with our connection to Stripe.', 500)
     // The job fails so the queue retries it.
-    await expect(runJob()).rejects.toThrow(/1 payout\(s\) failed/)
+    await expect(runJob()).rejects.toThrow(/0 payout\(s\) failed, 1 unconfirmed/)
     const [failed] = await payoutsOf(creator.id)
-    expect(failed).toMatchObject({ status: 'failed', amount_minor: 7600, attempts: 1 })
+    expect(failed).toMatchObject({ status: 'unconfirmed', amount_minor: 7600, attempts: 1 })
     expect(failed!.last_error).toContain('connection to Stripe')
     expect(transfersTo(accountId)).toHaveLength(0)
     expect(await creatorBalances(db(), creator.id)).toEqual([
@@ -137,6 +139,23 @@ describe('the monthly payout job', () => {
     expect(await creatorBalances(db(), creator.id)).toEqual([
       { currency: 'USD', pendingMinor: 0, availableMinor: 0, paidOutMinor: 7600 },
     ])
+  })
+
+  it('a transfer Stripe refuses (a 4xx: nothing made) leaves the payout failed; the job retries it', async () => {
+    const { creator, accountId } = await onboardedCreator()
+    await sell(db(), [await ownedCourse(db(), creator.id, 8000)])
+    await releaseAllDueHolds(db(), new Date(Date.now() + 31 * DAY))
+
+    shop.fake.connect.failNextTransfer('You have insufficient available funds in your Stripe account.', 400)
+    await expect(runJob()).rejects.toThrow(/1 payout\(s\) failed, 0 unconfirmed/)
+    const [failed] = await payoutsOf(creator.id)
+    expect(failed).toMatchObject({ status: 'failed', amount_minor: 7600, attempts: 1 })
+    expect(failed!.last_error).toContain('insufficient available funds')
+    expect(transfersTo(accountId)).toHaveLength(0)
+
+    await runJob()
+    expect(transfersTo(accountId).map((transfer) => transfer.amount)).toEqual([7600])
+    expect(await payoutsOf(creator.id)).toEqual([expect.objectContaining({ status: 'paid', attempts: 2 })])
   })
 
   it('balances under the threshold and creators without a ready account accrue', async () => {

@@ -26,9 +26,23 @@ export const Route = createFileRoute('/admin/_staff/finance')({
   component: Finance,
 })
 
-const STATUS_TONES = { paid: 'green', failed: 'red', sending: 'yellow', pending: 'blue', reversed: 'grey' } as const
+const STATUS_TONES = {
+  paid: 'green',
+  failed: 'red',
+  unconfirmed: 'yellow',
+  sending: 'yellow',
+  pending: 'blue',
+  reversed: 'grey',
+} as const
 const section = css({ display: 'flex', flexDir: 'column', gap: '3' })
 const heading = css({ fontSize: 'lg', fontWeight: 'semibold' })
+const note = css({ fontSize: 'sm', color: 'fg.muted' })
+
+/** "(1 failed, 2 unconfirmed)" after the Payouts heading; nothing when every payout went through. */
+function payoutCounts(failed: number, unconfirmed: number): string {
+  const counts = [failed ? `${failed} failed` : '', unconfirmed ? `${unconfirmed} unconfirmed` : ''].filter(Boolean)
+  return counts.length ? `(${counts.join(', ')})` : ''
+}
 
 function Finance() {
   const { trpc } = Route.useRouteContext()
@@ -97,7 +111,7 @@ function Finance() {
       <section aria-labelledby="payouts-heading" className={section}>
         <div className={css({ display: 'flex', gap: '3', alignItems: 'center', flexWrap: 'wrap' })}>
           <h2 id="payouts-heading" className={heading}>
-            Payouts {data.failedPayouts > 0 ? `(${data.failedPayouts} failed)` : ''}
+            Payouts {payoutCounts(data.failedPayouts, data.unconfirmedPayouts)}
           </h2>
           <span className={badge({ tone: data.paused ? 'red' : 'green' })}>{data.paused ? 'Paused' : 'Running'}</span>
           {can('super_admin') ? (
@@ -135,6 +149,13 @@ function Finance() {
               ))}
             </AdminTable>
           )}
+          {data.unconfirmedPayouts > 0 ? (
+            <p className={note}>
+              Unconfirmed: Stripe did not answer the last try, so it may have made the transfer. The amount stays
+              reserved; the next run looks the transfer up in Stripe and records it, or sends it again if Stripe has
+              none.
+            </p>
+          ) : null}
         </div>
       </section>
 
