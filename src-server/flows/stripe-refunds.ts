@@ -9,16 +9,17 @@ import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { type RefundGateway, refundLinesMetadata } from '../orders/refunds.ts'
 import { givenBackSoFar, lockRenewalOfInvoice, recordRenewalRefund } from '../orders/subscription-refunds.ts'
-import { type StripeApi, stripeAnswered } from '../payments/stripe.ts'
+import { type StripeApi, stripeRefused } from '../payments/stripe.ts'
 import { refundOrder } from './refunds.ts'
 
 const upstream = (error: unknown): never => {
   throw new DomainError('upstream', PAYMENT_MESSAGES.refundFailed, { cause: error })
 }
-// No answer is not a refusal: Stripe may have made the refund (its charge.refunded then records it, and the same
-// idempotency key or the refunded line stops a second one), so the message must not say nothing was refunded.
+// No answer (or a server error, whose result Stripe calls indeterminate) is not a refusal: Stripe may have made the
+// refund (its charge.refunded then records it, and the same idempotency key or the refunded line stops a second one),
+// so the message must not say nothing was refunded.
 const unconfirmed = (error: unknown): never => {
-  if (stripeAnswered(error)) upstream(error)
+  if (stripeRefused(error)) upstream(error)
   throw new DomainError('upstream', PAYMENT_MESSAGES.refundUnconfirmed, { cause: error })
 }
 

@@ -168,14 +168,6 @@ let sdk: Promise<typeof Stripe> | undefined
 const loadStripe = () => (sdk ??= import('stripe').then((module) => module.default))
 
 /**
- * Whether a failed Stripe call got Stripe's answer (an error with its HTTP status: Stripe refused, nothing was made)
- * rather than none (a refused connection, a timeout: Stripe may have done it).
- */
-export function stripeAnswered(error: unknown): boolean {
-  return typeof (error as { statusCode?: unknown } | null)?.statusCode === 'number'
-}
-
-/**
  * Whether Stripe refused a call outright, so it made nothing: it answered with a 4xx status (a refused or bad request:
  * funds short, no such account, a rate limit), except 409 (another request with the same idempotency key is still
  * running) and an idempotency error (the key was used before). A 5xx answer is no refusal: Stripe says to treat a

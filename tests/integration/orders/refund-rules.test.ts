@@ -415,6 +415,21 @@ describe('staff refunds: amounts, Stripe calls and records', () => {
     expect(atStripe(paymentIntent).map((refund) => refund.amount)).toEqual([1800, 1800])
   })
 
+  it('a server error from Stripe is no refusal: the message does not say nothing was refunded', async () => {
+    const { lines, orderId } = await paidCourses([1300], 9)
+    // Stripe makes the refund, then answers 500 (its result indeterminate, as Stripe's documentation says).
+    const failing: PaymentsConfig['stripe'] = {
+      ...payments.stripe!,
+      async createRefund(params, key) {
+        await payments.stripe!.createRefund(params, key)
+        throw Object.assign(new Error('An unknown error occurred'), { statusCode: 500 })
+      },
+    }
+    await expect(
+      refundByStaff(db(), failing, { orderId, lineIds: [lines[0]!.id] }, { id: admin.id, email: admin.email }),
+    ).rejects.toMatchObject({ kind: 'upstream', message: PAYMENT_MESSAGES.refundUnconfirmed })
+  })
+
   it('when Stripe refuses the refund, nothing is recorded and the buyer keeps the course', async () => {
     const { caller, courses, orderId, paymentIntent } = await paidCourses([1000], 8)
     // Stripe already gave 100 back (its event not here yet): the whole 1200 is more than Stripe has left.
