@@ -29,7 +29,7 @@ export function progressOfCourse(db: DB, userId: string, courseId: string) {
 export function lockProgress(trx: DB, userId: string, lessonId: string) {
   return trx
     .selectFrom('lesson_progress')
-    .select(['position_seconds', 'watched_ranges', 'watched_seconds', 'completed_at', 'updated_at'])
+    .select(['position_seconds', 'watched_ranges', 'watched_seconds', 'completed_at', 'updated_at', 'allowance_from'])
     .where('user_id', '=', userId)
     .where('lesson_id', '=', lessonId)
     .forUpdate()
