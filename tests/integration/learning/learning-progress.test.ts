@@ -608,6 +608,31 @@ describe('course completion', () => {
     expect(certificate.linkedInUrl).toBeNull()
   })
 
+  it('keeps a certificate of a refunded purchase verified while Premium opens the course, revoked once it does not', async () => {
+    const course = await smallCourse()
+    await db().updateTable('courses').set({ included_in_premium: true }).where('id', '=', course.id).execute()
+    // A Premium member who also bought the course completes it: as its buyer (the purchase comes first).
+    const { user } = await premiumMember(db())
+    await buyerOfCourse(db(), course.id, user)
+    const certificateId = (await completeAll(await callerAs(db(), user), course))[3]?.certificateId ?? ''
+    expect(await completionOf(user.id, course.id)).toEqual([
+      { lesson_count: 4, access_source: 'purchase', certificate_id: certificateId },
+    ])
+    const status = async () => (await (await callerAs(db(), null)).learning.certificate({ id: certificateId })).status
+    // The purchase is refunded, but the learner still opens the course through Premium: verified (decision 0090).
+    const grants = await db()
+      .selectFrom('access_grants')
+      .select('id')
+      .where('user_id', '=', user.id)
+      .where('course_id', '=', course.id)
+      .execute()
+    for (const { id } of grants) await revoke(db(), { grantId: id }, 'refund')
+    expect(await status()).toBe('verified')
+    // The course leaves Premium: nothing holds it any more, so the refunded purchase's certificate is revoked.
+    await db().updateTable('courses').set({ included_in_premium: false }).where('id', '=', course.id).execute()
+    expect(await status()).toBe('revoked')
+  })
+
   /** A Premium member (a paid bank-transfer order) who completed the course through Premium, and the certificate. */
   async function premiumCertificate() {
     const course = await smallCourse()
