@@ -945,6 +945,11 @@ export interface LessonsTable {
   video_duration_seconds: number | null
   /** Added to a published course and not yet approved: learners do not see it. */
   pending_review: Generated<boolean>
+  /**
+   * When learners could first see it: when written (the default), again when its review is approved. Null on rows
+   * from before the column, whose created_at stands in ("N lessons added since you completed").
+   */
+  live_at: Generated<Date | null>
   created_at: CreatedAt
   updated_at: UpdatedAt
 }

@@ -193,14 +193,17 @@ export function findCertificate(db: DB, id: string) {
     .executeTakeFirst()
 }
 
-/** Lessons of the course created after the given moment ("N lessons added since you completed"). */
+/**
+ * Lessons of the course that went live after the given moment ("N lessons added since you completed"): written then,
+ * or approved then after waiting for review (a lesson from before live_at existed counts from its creation).
+ */
 export async function lessonsAddedSince(db: DB, courseId: string, since: Date): Promise<number> {
   const row = await db
     .selectFrom('lessons')
     .select((eb) => eb.fn.countAll<string>().as('n'))
     .where('course_id', '=', courseId)
     .where('pending_review', '=', false)
-    .where('created_at', '>', since)
+    .where((eb) => eb(eb.fn.coalesce('live_at', 'created_at'), '>', since))
     .executeTakeFirstOrThrow()
   return Number(row.n)
 }

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { insertCourse } from '../../../db/seed/factories.ts'
 import { grant, restore, revoke } from '../../../src-server/access/ledger.ts'
+import { applyPendingChanges } from '../../../src-server/catalog/course-review.ts'
 import { writeCurriculum } from '../../../src-server/catalog/curriculum-editing.ts'
 import * as clock from '../../../src-server/kernel/clock.ts'
 import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
@@ -588,6 +589,30 @@ describe('course completion', () => {
     expect(player.progress).toEqual({ completed: 4, total: 5, percent: 80 })
     expect(player.completion).toMatchObject({ certificateId, lessonsAddedSince: 1 })
     expect((await visitor.learning.certificate({ id: certificateId ?? '' })).status).toBe('verified')
+  })
+
+  it('counts a lesson approved after the completion as added since, though it was written before', async () => {
+    const course = await smallCourse()
+    const user = await learnerOf(course.id)
+    const caller = await callerAs(db(), user)
+    // The creator adds a lesson to the course on sale: it waits for review, learners do not see it yet.
+    const { section_id } = await db()
+      .selectFrom('lessons')
+      .select('section_id')
+      .where('id', '=', course.lessons[0]?.id ?? '')
+      .executeTakeFirstOrThrow()
+    await db()
+      .insertInto('lessons')
+      .values({ course_id: course.id, section_id, position: 9, title: 'Reviewed later', pending_review: true })
+      .execute()
+    const results = await completeAll(caller, course)
+    expect(results[3]?.courseCompleted).toBe(true)
+    expect((await caller.learning.course({ courseId: course.id })).completion?.lessonsAddedSince).toBe(0)
+    // Staff approve it after the completion: it went live then, so it is one lesson added since.
+    await applyPendingChanges(db(), course.id)
+    const player = await caller.learning.course({ courseId: course.id })
+    expect(player.progress).toEqual({ completed: 4, total: 5, percent: 80 })
+    expect(player.completion?.lessonsAddedSince).toBe(1)
   })
 
   it('shows a certificate as revoked once the purchase that gave access is revoked', async () => {
