@@ -13,6 +13,7 @@ import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
 import { createTestDatabase } from '../../support/db.ts'
 import { callerAs, createUser, type TestUser } from '../../support/factories.ts'
 import { buyerOfCourse, lessonsOf, premiumMember } from '../../support/learning.ts'
+import { SAMPLE_QUESTIONS } from '../../support/quizzes.ts'
 import { raceIt, whileRowHeld } from '../../support/race.ts'
 
 let database: DatabaseHandle
@@ -589,6 +590,92 @@ describe('course completion', () => {
     expect(player.progress).toEqual({ completed: 4, total: 5, percent: 80 })
     expect(player.completion).toMatchObject({ certificateId, lessonsAddedSince: 1 })
     expect((await visitor.learning.certificate({ id: certificateId ?? '' })).status).toBe('verified')
+  })
+
+  it('a lesson not done deleted: the player finds every lesson left complete and completes the course, once', async () => {
+    const course = await smallCourse()
+    const user = await learnerOf(course.id)
+    const caller = await callerAs(db(), user)
+    for (const lesson of course.lessons.slice(0, 3)) {
+      await caller.learning.setCompleted({ courseId: course.id, lessonId: lesson.id, completed: true })
+    }
+    // Staff delete the video the learner had not watched: every lesson left is complete, no write of theirs did it.
+    const lessons = await lessonsOf(db(), course.id)
+    await writeCurriculum(db(), course.id, [
+      {
+        title: 'Only section',
+        lessons: lessons.slice(0, 3).map((l) => ({
+          id: l.id,
+          title: l.title,
+          durationSeconds: l.duration_seconds,
+          isPreview: l.is_preview,
+        })),
+      },
+    ])
+    const player = await caller.learning.course({ courseId: course.id })
+    expect(player.progress).toEqual({ completed: 3, total: 3, percent: 100 })
+    const certificateId = player.completion?.certificateId ?? ''
+    expect(player.completion).toEqual({
+      completedAt: expect.any(String),
+      certificateId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      lessonsAddedSince: 0,
+    })
+    expect(await completionOf(user.id, course.id)).toEqual([
+      { lesson_count: 3, access_source: 'purchase', certificate_id: certificateId },
+    ])
+    expect((await (await callerAs(db(), null)).learning.certificate({ id: certificateId })).status).toBe('verified')
+    // Loading it again, or My courses, completes nothing more: one completion, one e-mail.
+    expect((await caller.learning.course({ courseId: course.id })).completion).toEqual(player.completion)
+    const mine = (await caller.learning.myCourses()).find((c) => c.id === course.id)
+    expect(mine?.completedAt).toBe(player.completion?.completedAt)
+    expect(await completionMails(user.email)).toHaveLength(1)
+  })
+
+  it('a required quiz made optional: My courses finds every counted lesson complete and completes the course', async () => {
+    courseCount += 1
+    const id = `learning-course-${courseCount}`
+    await insertCourse(db(), { id, title: `Quiz ${courseCount}`, category_id: categoryId, status: 'published' })
+    await writeCurriculum(db(), id, [
+      {
+        title: 'Only section',
+        lessons: [
+          { title: 'Read', durationSeconds: 60, isPreview: false },
+          { title: 'Check', durationSeconds: 60, isPreview: false, kind: 'quiz' },
+        ],
+      },
+    ])
+    const [read, check] = await lessonsOf(db(), id)
+    const staff = await callerAs(db(), await createUser(db(), { role: 'editor' }))
+    const saveQuiz = (required: boolean) =>
+      staff.quizzes.save({
+        courseId: id,
+        lessonId: check?.id ?? '',
+        settings: {
+          passPercent: 80,
+          maxAttempts: null,
+          waitMinutes: 0,
+          timeLimitMinutes: null,
+          shuffleQuestions: false,
+          shuffleOptions: false,
+          required,
+        },
+        questions: SAMPLE_QUESTIONS,
+      })
+    await saveQuiz(true)
+    const user = await learnerOf(id)
+    const caller = await callerAs(db(), user)
+    const done = await caller.learning.setCompleted({ courseId: id, lessonId: read?.id ?? '', completed: true })
+    expect(done).toEqual({ completed: true, courseCompleted: false, certificateId: null })
+    // The quiz is made optional: the lesson read is now all the course asks.
+    await saveQuiz(false)
+    const mine = (await caller.learning.myCourses()).find((c) => c.id === id)
+    expect(mine?.progress).toEqual({ completed: 1, total: 1, percent: 100 })
+    expect(mine?.completedAt).toEqual(expect.any(String))
+    expect(await completionOf(user.id, id)).toEqual([
+      { lesson_count: 1, access_source: 'purchase', certificate_id: expect.stringMatching(/^[0-9a-f-]{36}$/) },
+    ])
+    expect((await caller.learning.course({ courseId: id })).completion?.completedAt).toBe(mine?.completedAt)
+    expect(await completionMails(user.email)).toHaveLength(1)
   })
 
   it('counts a lesson approved after the completion as added since, though it was written before', async () => {
