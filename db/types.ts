@@ -945,6 +945,11 @@ export interface LessonsTable {
   video_duration_seconds: number | null
   /** Added to a published course and not yet approved: learners do not see it. */
   pending_review: Generated<boolean>
+  /**
+   * When learners could first see it: when written (the default), again when its review is approved. Null on rows
+   * from before the column, whose created_at stands in ("N lessons added since you completed").
+   */
+  live_at: Generated<Date | null>
   created_at: CreatedAt
   updated_at: UpdatedAt
 }
@@ -1606,6 +1611,12 @@ export interface LessonProgressTable {
   updated_at: UpdatedAt
   /** When the row last changed, by the database's clock (a trigger sets it); null on rows from before it existed. */
   changed_at: Generated<Date | null>
+  /**
+   * The server's moment up to which the watching believed so far is accounted for at 2× playback: a video save may
+   * add up to 2 × (now − allowance_from) + 5 s of new watching (flows/save-progress.ts). Null before the row's first
+   * video save. updated_at, the player's `sentAt`, only orders resume positions.
+   */
+  allowance_from: Generated<Date | null>
 }
 
 export type AccessSource = 'purchase' | 'premium' | 'staff'

@@ -290,7 +290,7 @@ export async function applyPendingChanges(db: DB, courseId: string, now = clock.
   if (typeof draft.description === 'string') set.description = draft.description
   const shown = await db
     .updateTable('lessons')
-    .set({ pending_review: false, updated_at: now })
+    .set({ pending_review: false, live_at: now, updated_at: now })
     .where('course_id', '=', courseId)
     .where('pending_review', '=', true)
     .returning('id')

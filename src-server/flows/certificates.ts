@@ -1,8 +1,9 @@
 // The public certificate page's data: who completed what, when, and whether it still stands. A certificate earned
 // on a bought course shows "Revoked" once that purchase's access is revoked (a refund); one earned through Premium
 // stands after the subscription ends (the learner did complete the course while it was theirs), but shows "Revoked"
-// once the money of the Premium period they completed it in is given back (a refund, a lost dispute), unless they hold
-// the course another way now (they bought it, or another Premium opens it). Decision 0090.
+// once the money of the Premium period they completed it in is given back (a refund, a lost dispute). Either way it
+// stays verified while the learner holds the course another way now (they bought it, or a Premium opens it).
+// Decisions 0090 and 0110.
 import { ownsCourse, premiumGrantsAt } from '../access/courses.ts'
 import { findCourseForLearning } from '../catalog/repository-lessons.ts'
 import type { DB } from '../kernel/db.ts'
@@ -17,10 +18,11 @@ type CertificateRow = NonNullable<Awaited<ReturnType<typeof findCertificate>>>
 
 async function isRevoked(db: DB, row: CertificateRow): Promise<boolean> {
   if (row.access_source === 'staff') return false
+  // Held now, by a course grant or through Premium: verified, whichever way the course was completed.
   if (await ownsCourse(db, row.user_id, row.course_id)) return false
-  if (row.access_source === 'purchase') return true
   const course = await findCourseForLearning(db, row.course_id)
   if (course && (await opensThroughPremium(db, { id: row.user_id }, course))) return false
+  if (row.access_source === 'purchase') return true
   return premiumTakenBackAt(db, row.user_id, new Date(row.completed_at))
 }
 

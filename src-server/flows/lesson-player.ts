@@ -1,8 +1,10 @@
 // What the player shows: the course's curriculum with a check on each completed lesson and a lock on each lesson
 // the learner cannot open, "N of M lessons complete", the lesson to resume, and the completion (with its
 // certificate and the lessons added since). One lesson's content comes only from openLesson() below, after access/
-// said yes: everyone else gets its title.
+// said yes: everyone else gets its title. A holder whose counted lessons are all complete without the course being
+// so (the course changed since their last write) has it completed when the player or My courses shows it.
 
+import type { Role } from '../../src-shared/roles.ts'
 import { parseVideoUrl } from '../../src-shared/video-url.ts'
 import {
   type CourseForLearning,
@@ -14,6 +16,7 @@ import {
 import { renditionsOfKey } from '../creators/upload-rows.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
+import type { Learner } from '../learning/completion.ts'
 import {
   completedLessonIds,
   findCompletion,
@@ -24,6 +27,10 @@ import {
 import { lessonLockedUntil, sectionsLockedUntil } from './drip-access.ts'
 import type { AccessUser } from './lesson-access.ts'
 import { canPreviewLesson, courseAccessSource, isCourseEditor, neverOnSale } from './lesson-access.ts'
+import { afterLessonCompleted } from './save-progress.ts'
+
+/** The player's viewer: a signed-in learner (who may complete the course here) or a visitor. */
+export type PlayerUser = (Learner & { role: Role }) | null
 
 async function courseOrNotFound(db: DB, user: AccessUser, courseId: string): Promise<CourseForLearning> {
   const course = await findCourseForLearning(db, courseId)
@@ -40,9 +47,30 @@ export function progressSummary(completed: number, total: number) {
   return { completed, total, percent: total === 0 ? 0 : Math.round((completed / total) * 100) }
 }
 
-export async function playerCourse(db: DB, user: AccessUser, courseId: string) {
+/** Whether the counts say every counted lesson is complete (a course without lessons never completes). */
+export function allLessonsDone(counts: { completed: number; total: number } | undefined): boolean {
+  return counts !== undefined && counts.total > 0 && counts.completed >= counts.total
+}
+
+/**
+ * Completes the course for a learner whose counted lessons are all complete though no write of theirs completed it:
+ * a lesson they had not done was deleted, a required quiz made optional, their last lesson done while they did not
+ * hold the course. Called by the reads that show the course as done (the player, My courses) when their counts say
+ * so and there is no completion: the same rule, lock and outcome as a progress write's (afterLessonCompleted: only a
+ * holder completes, once, with its certificate, e-mail and webhook; a concurrent read completes nothing more).
+ */
+export async function completeWhenShownDone(
+  db: DB,
+  user: Learner & { role: Role },
+  course: CourseForLearning,
+  publicUrl: string,
+): Promise<void> {
+  await db.transaction().execute((trx) => afterLessonCompleted(trx, user, course, publicUrl))
+}
+
+export async function playerCourse(db: DB, user: PlayerUser, courseId: string, publicUrl: string) {
   const course = await courseOrNotFound(db, user, courseId)
-  const [source, editor, curriculum, progressRows, done, counts, completion] = await Promise.all([
+  const [source, editor, curriculum, progressRows, done, counts, found] = await Promise.all([
     courseAccessSource(db, user, course),
     isCourseEditor(db, user, courseId),
     readCurriculum(db, courseId),
@@ -53,6 +81,12 @@ export async function playerCourse(db: DB, user: AccessUser, courseId: string) {
     progressByCourse(db, user?.id ?? null, [courseId]),
     user ? findCompletion(db, user.id, courseId) : Promise.resolve(undefined),
   ])
+  // Every counted lesson complete and no completion (decision 0110): the course completes now, not never.
+  let completion = found
+  if (!completion && user && source && allLessonsDone(counts.get(courseId))) {
+    await completeWhenShownDone(db, user, course, publicUrl)
+    completion = await findCompletion(db, user.id, courseId)
+  }
   const added = completion ? await lessonsAddedSince(db, courseId, completion.completed_at) : 0
   // Drip: the learner's sections not yet open, with their dates (an editor previewing sees everything).
   const dripped = user && source && !editor ? await sectionsLockedUntil(db, user.id, course, source) : new Map()

@@ -1,15 +1,19 @@
 // "My courses" with real progress: the courses the learner bought and those started through Premium, each with
 // "N of M lessons complete", its percentage, the completion and the lesson to continue with (the player picks it).
+// A course shown with every counted lesson complete but not completed (it changed since the learner's last write)
+// completes here, as in the player (flows/lesson-player.ts completeWhenShownDone).
 
 import type { Role } from '../../src-shared/roles.ts'
 import { listOwnedCourses } from '../access/courses.ts'
 import { listCourseSummaries } from '../catalog/repository.ts'
+import { findCourseForLearning } from '../catalog/repository-lessons.ts'
 import type { DB } from '../kernel/db.ts'
+import type { Learner } from '../learning/completion.ts'
 import { completedCourses, progressByCourse, startedCourseIds } from '../learning/repository.ts'
 import { courseAccessSource } from './lesson-access.ts'
-import { progressSummary } from './lesson-player.ts'
+import { allLessonsDone, completeWhenShownDone, progressSummary } from './lesson-player.ts'
 
-export async function myLearning(db: DB, user: { id: string; role: Role }) {
+export async function myLearning(db: DB, user: Learner & { role: Role }, publicUrl: string) {
   const userId = user.id
   const [owned, started, completions] = await Promise.all([
     listOwnedCourses(db, userId),
@@ -44,6 +48,14 @@ export async function myLearning(db: DB, user: { id: string; role: Role }) {
     courses.map((course) => course.id),
   )
   const completedAt = new Map(completions.map((row) => [row.course_id, row.completed_at]))
+  const due = courses.filter((course) => !completedAt.has(course.id) && allLessonsDone(progress.get(course.id)))
+  if (due.length > 0) {
+    for (const { id } of due) {
+      const course = await findCourseForLearning(db, id)
+      if (course) await completeWhenShownDone(db, user, course, publicUrl)
+    }
+    for (const row of await completedCourses(db, userId)) completedAt.set(row.course_id, row.completed_at)
+  }
   return courses
     .map((course) => {
       const counts = progress.get(course.id) ?? { total: 0, completed: 0, lastActivity: null }

@@ -9,7 +9,7 @@ import { findCourseForLearning } from '../catalog/repository-lessons.ts'
 import { assertCourseRole } from '../creators/course-team.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
-import { currentSubscription } from '../subscriptions/premium.ts'
+import { premiumLiveUntil } from '../subscriptions/premium.ts'
 import { flipCourseSwitch } from './course-switches.ts'
 import { type AccessUser, courseAccessSource, opensThroughPremium } from './lesson-access.ts'
 
@@ -42,9 +42,10 @@ export async function offlinePassFor(db: DB, user: AccessUser, courseId: string)
     source === 'premium' ||
     (source === 'purchase' && !course.offlineForBuyers && (await opensThroughPremium(db, user, course, now)))
   if (member) {
-    // A cancelled membership's grant ends at its period's end: the copies stop playing then.
-    const grant = await currentSubscription(db, user.id, now)
-    const ends = grant?.ends_at ? Math.min(grant.ends_at.getTime(), horizon) : horizon
+    // A cancelled membership's grant ends at its period's end, but another live Premium grant (a gift, staff's) may
+    // run longer: the copies stop playing when the last of them ends (decisions 0058, 0110), 30 days at most.
+    const until = await premiumLiveUntil(db, user.id, now)
+    const ends = until ? Math.min(until.getTime(), horizon) : horizon
     return { courseId, allowed: true, validUntil: new Date(ends).toISOString(), reason: null }
   }
   if (source === 'purchase') {

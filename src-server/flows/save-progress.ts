@@ -20,10 +20,15 @@ type VideoProgress = z.output<typeof videoProgressInput>
 type LessonCompletion = z.output<typeof lessonCompletionInput>
 type SessionLearner = Learner & { role: Role }
 
-/** Playback may run at up to 2× speed; more new watched time than that since the last save is not believed. */
+/**
+ * Playback may run at up to 2× speed: the watching believed since a lesson's first save never exceeds twice the time
+ * the server's clock has run since (from one save interval before it), plus 5 s. The player's `sentAt` plays no part
+ * (a save dated in the past made room for any amount of watching, and Premium pool minutes): it orders positions only.
+ */
 const MAX_PLAYBACK_RATE = 2
 const GRACE_SECONDS = 5
-const FIRST_SAVE_ALLOWANCE = 15 * MAX_PLAYBACK_RATE + GRACE_SECONDS
+/** A first save is believed for one save interval (15 s) of playback: 15 × 2 + 5 = 35 s. */
+const FIRST_SAVE_WINDOW_MS = 15_000
 
 async function openLesson(db: DB, user: SessionLearner, courseId: string, lessonId: string) {
   const lesson = await findLessonRow(db, courseId, lessonId)
@@ -58,20 +63,27 @@ export async function saveVideoProgress(db: DB, user: SessionLearner, input: Vid
     if (!row) throw new Error('progress row vanished')
     const merged = mergeRanges([...row.watched_ranges, ...input.ranges], duration)
     const watched = watchedSeconds(merged)
-    const firstSave = row.updated_at.getTime() === 0
-    const elapsed = (clock.nowMs() - row.updated_at.getTime()) / 1000
-    const allowance = firstSave ? FIRST_SAVE_ALLOWANCE : elapsed * MAX_PLAYBACK_RATE + GRACE_SECONDS
+    // The allowance, on the server's clock (read once the row is locked): 2× the time from allowance_from, + 5 s.
+    // Believed watching moves allowance_from on by the time it takes at 2×, so time not yet used stays (progress
+    // made offline and sent in a burst is believed as far as the time since the last save covers it) and the 5 s
+    // of grace does not add up over saves sent one after another.
+    const nowMs = clock.nowMs()
+    const from = row.allowance_from?.getTime() ?? nowMs - FIRST_SAVE_WINDOW_MS
+    const allowance = ((nowMs - from) / 1000) * MAX_PLAYBACK_RATE + GRACE_SECONDS
+    const added = watched - row.watched_seconds
     // A claim of more watching than time allows keeps the ranges as they were (the position still saves).
-    const believable = watched - row.watched_seconds <= allowance
+    const believable = added <= 0 || added <= allowance
     const ranges = believable ? merged : row.watched_ranges
     const total = believable ? watched : row.watched_seconds
-    const newer = firstSave || sentAt.getTime() >= row.updated_at.getTime()
+    const allowanceFrom = new Date(from + (believable ? Math.max(added, 0) / MAX_PLAYBACK_RATE : 0) * 1000)
+    const newer = row.updated_at.getTime() === 0 || sentAt.getTime() >= row.updated_at.getTime()
     const completesNow = row.completed_at === null && watchedEnough(total, duration)
     await trx
       .updateTable('lesson_progress')
       .set({
         watched_ranges: JSON.stringify(ranges),
         watched_seconds: total,
+        allowance_from: allowanceFrom,
         ...(newer ? { position_seconds: Math.min(input.positionSeconds, duration), updated_at: sentAt } : {}),
         ...(completesNow ? { completed_at: clock.now() } : {}),
       })

@@ -29,7 +29,7 @@ export function progressOfCourse(db: DB, userId: string, courseId: string) {
 export function lockProgress(trx: DB, userId: string, lessonId: string) {
   return trx
     .selectFrom('lesson_progress')
-    .select(['position_seconds', 'watched_ranges', 'watched_seconds', 'completed_at', 'updated_at'])
+    .select(['position_seconds', 'watched_ranges', 'watched_seconds', 'completed_at', 'updated_at', 'allowance_from'])
     .where('user_id', '=', userId)
     .where('lesson_id', '=', lessonId)
     .forUpdate()
@@ -193,14 +193,17 @@ export function findCertificate(db: DB, id: string) {
     .executeTakeFirst()
 }
 
-/** Lessons of the course created after the given moment ("N lessons added since you completed"). */
+/**
+ * Lessons of the course that went live after the given moment ("N lessons added since you completed"): written then,
+ * or approved then after waiting for review (a lesson from before live_at existed counts from its creation).
+ */
 export async function lessonsAddedSince(db: DB, courseId: string, since: Date): Promise<number> {
   const row = await db
     .selectFrom('lessons')
     .select((eb) => eb.fn.countAll<string>().as('n'))
     .where('course_id', '=', courseId)
     .where('pending_review', '=', false)
-    .where('created_at', '>', since)
+    .where((eb) => eb(eb.fn.coalesce('live_at', 'created_at'), '>', since))
     .executeTakeFirstOrThrow()
   return Number(row.n)
 }

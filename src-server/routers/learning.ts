@@ -25,7 +25,7 @@ export const learningRouter = router({
   /** The curriculum with checks and locks, progress and the lesson to resume (visitors see the locks too). */
   course: publicProcedure
     .input(z.object({ courseId: courseIdSchema }))
-    .query(({ ctx, input }) => playerCourse(ctx.db, reaching(ctx), input.courseId)),
+    .query(({ ctx, input }) => playerCourse(ctx.db, reaching(ctx), input.courseId, ctx.publicUrl)),
 
   /** One lesson: content when the user may open it, else its title with `locked: true`. */
   lesson: publicProcedure
@@ -49,7 +49,10 @@ export const learningRouter = router({
     .input(z.object({ courseIds: z.array(courseIdSchema).min(1).max(200) }))
     .query(({ ctx, input }) => offlinePasses(ctx.db, withStaffReach(ctx.config, ctx.user), input.courseIds)),
 
-  myCourses: authedProcedure.query(({ ctx }) => myLearning(ctx.db, ctx.user)),
+  /** Reads as the player does (reaching): a course it shows as done may complete here (flows/my-learning.ts). */
+  myCourses: authedProcedure.query(({ ctx }) =>
+    myLearning(ctx.db, withStaffReach(ctx.config, ctx.user), ctx.publicUrl),
+  ),
 
   certificate: publicProcedure
     .input(certificateIdInput)

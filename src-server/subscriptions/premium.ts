@@ -44,6 +44,28 @@ export function currentSubscription(db: DB, userId: string, now = clock.now()) {
   )
 }
 
+/**
+ * How far the user's Premium reaches as of now: the latest end among their live Premium grants (a subscription's, a
+ * gift's, staff's), null when one of them has no end, undefined when none is live. currentSubscription's one grant
+ * (the subscription's, preferred for its plan) may end before another live grant does.
+ */
+export async function premiumLiveUntil(db: DB, userId: string, now = clock.now()): Promise<Date | null | undefined> {
+  const row = await db
+    .selectFrom('access_grants')
+    .select((eb) => [
+      eb.fn.countAll<string>().as('live'),
+      eb.fn.count<string>('ends_at').as('ending'),
+      eb.fn.max('ends_at').as('latest'),
+    ])
+    .where('user_id', '=', userId)
+    .where('kind', '=', 'premium')
+    .where(isLive(now))
+    .executeTakeFirstOrThrow()
+  if (Number(row.live) === 0) return undefined
+  if (Number(row.ending) < Number(row.live) || !row.latest) return null
+  return new Date(row.latest)
+}
+
 export async function isPremium(db: DB, user: { id: string }, now = clock.now()): Promise<boolean> {
   return Boolean(await currentSubscription(db, user.id, now))
 }

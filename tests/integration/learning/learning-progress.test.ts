@@ -6,11 +6,14 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { insertCourse } from '../../../db/seed/factories.ts'
 import { grant, restore, revoke } from '../../../src-server/access/ledger.ts'
+import { applyPendingChanges } from '../../../src-server/catalog/course-review.ts'
 import { writeCurriculum } from '../../../src-server/catalog/curriculum-editing.ts'
+import * as clock from '../../../src-server/kernel/clock.ts'
 import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
 import { createTestDatabase } from '../../support/db.ts'
 import { callerAs, createUser, type TestUser } from '../../support/factories.ts'
 import { buyerOfCourse, lessonsOf, premiumMember } from '../../support/learning.ts'
+import { SAMPLE_QUESTIONS } from '../../support/quizzes.ts'
 import { raceIt, whileRowHeld } from '../../support/race.ts'
 
 let database: DatabaseHandle
@@ -218,39 +221,45 @@ describe('video progress', () => {
     const course = await smallCourse()
     const caller = await callerAs(db(), await learnerOf(course.id))
     const ref = { courseId: course.id, lessonId: course.lessons[3]?.id ?? '' }
-    // A first write claiming the whole minute at once is more than 15 s of playback can give: not believed.
-    const greedy = await caller.learning.saveProgress({
-      ...ref,
-      positionSeconds: 60,
-      ranges: [[0, 60]],
-      sentAt: Date.now() - 120_000,
-    })
-    expect(greedy).toMatchObject({ watchedSeconds: 0, completed: false })
-    // Played 0–30, then jumped to the end and played 55–60: 35 s watched, not complete.
-    await caller.learning.saveProgress({ ...ref, positionSeconds: 30, ranges: [[0, 30]], sentAt: Date.now() - 60_000 })
-    const skipped = await caller.learning.saveProgress({
-      ...ref,
-      positionSeconds: 60,
-      ranges: [[55, 60]],
-      sentAt: Date.now() - 59_000,
-    })
-    expect(skipped).toMatchObject({ watchedSeconds: 35, completed: false })
-    // Going back and playing 30–50 reaches 55 s of 60 (over 90 %): the lesson completes.
-    const done = await caller.learning.saveProgress({
-      ...ref,
-      positionSeconds: 50,
-      ranges: [[30, 50]],
-      sentAt: Date.now(),
-    })
-    expect(done).toMatchObject({ watchedSeconds: 55, completed: true })
-    // Watching more never un-completes it.
-    const after = await caller.learning.saveProgress({
-      ...ref,
-      positionSeconds: 52,
-      ranges: [[50, 52]],
-      sentAt: Date.now(),
-    })
-    expect(after.completed).toBe(true)
+    try {
+      // A first write claiming the whole minute at once is more than 15 s of playback can give: not believed.
+      const greedy = await caller.learning.saveProgress({
+        ...ref,
+        positionSeconds: 60,
+        ranges: [[0, 60]],
+        sentAt: clock.nowMs(),
+      })
+      expect(greedy).toMatchObject({ watchedSeconds: 0, completed: false })
+      // A minute later: played 0–30, then jumped to the end and played 55–60: 35 s watched, not complete.
+      await clock.advanceClock(60)
+      await caller.learning.saveProgress({ ...ref, positionSeconds: 30, ranges: [[0, 30]], sentAt: clock.nowMs() })
+      const skipped = await caller.learning.saveProgress({
+        ...ref,
+        positionSeconds: 60,
+        ranges: [[55, 60]],
+        sentAt: clock.nowMs(),
+      })
+      expect(skipped).toMatchObject({ watchedSeconds: 35, completed: false })
+      // Going back and playing 30–50 reaches 55 s of 60 (over 90 %): the lesson completes.
+      await clock.advanceClock(15)
+      const done = await caller.learning.saveProgress({
+        ...ref,
+        positionSeconds: 50,
+        ranges: [[30, 50]],
+        sentAt: clock.nowMs(),
+      })
+      expect(done).toMatchObject({ watchedSeconds: 55, completed: true })
+      // Watching more never un-completes it.
+      const after = await caller.learning.saveProgress({
+        ...ref,
+        positionSeconds: 52,
+        ranges: [[50, 52]],
+        sentAt: clock.nowMs(),
+      })
+      expect(after.completed).toBe(true)
+    } finally {
+      clock.resetClock()
+    }
   })
 
   raceIt('six saves of one video at once keep every watched range: merged, completed once', async () => {
@@ -258,9 +267,11 @@ describe('video progress', () => {
     const user = await learnerOf(course.id)
     const ref = { courseId: course.id, lessonId: course.lessons[3]?.id ?? '' }
     const callers = await Promise.all(Array.from({ length: 6 }, () => callerAs(db(), user)))
-    // A first save a minute ago makes the row; six tabs then each report ten more seconds of the minute-long video.
-    const start = Date.now() - 60_000
+    // A first save a minute ago (on the server's clock) makes the row; six tabs then each report ten more seconds of
+    // the minute-long video.
+    const start = clock.nowMs()
     await callers[0]!.learning.saveProgress({ ...ref, positionSeconds: 0, ranges: [], sentAt: start })
+    await clock.advanceClock(60)
     const key = { user_id: user.id, lesson_id: ref.lessonId }
     const results = await whileRowHeld(db(), 'lesson_progress', key, () =>
       Promise.all(
@@ -273,7 +284,7 @@ describe('video progress', () => {
           }),
         ),
       ),
-    )
+    ).finally(() => clock.resetClock())
     // Each save merges into what the one before it left: 10, 20, … 60 s watched; only the last completes the lesson.
     expect(results.map((result) => result.watchedSeconds).sort((a, b) => a - b)).toEqual([10, 20, 30, 40, 50, 60])
     expect(results.filter((result) => result.completed)).toHaveLength(1)
@@ -304,19 +315,21 @@ describe('video progress', () => {
         ...ref,
         positionSeconds: 30,
         ranges: [[0, 30]],
-        sentAt: Date.now() - 60_000,
+        sentAt: clock.nowMs(),
       })
       expect((await caller.learning.lesson(ref)).progress).toEqual({
         positionSeconds: 30,
         watchedSeconds: 30,
         completed: false,
       })
+      await clock.advanceClock(15)
       const done = await caller.learning.saveProgress({
         ...ref,
         positionSeconds: 55,
         ranges: [[30, 55]],
-        sentAt: Date.now(),
+        sentAt: clock.nowMs(),
       })
+      clock.resetClock()
       expect(done).toMatchObject({ watchedSeconds: 55, completed: true })
     }
   })
@@ -335,8 +348,8 @@ describe('video progress', () => {
     ).rejects.toMatchObject({ code: 'BAD_REQUEST', message: 'This lesson is not a video' })
   })
 
-  it('believes new watching up to exactly 2× the time since the last save plus 5 s, and no more', async () => {
-    // The clock is held still (Date only) so the time since the last save is exact to the millisecond.
+  it('believes new watching up to exactly 2× the time on the server clock plus 5 s, whatever sentAt says', async () => {
+    // The clock is held still (Date only) so the server's time between saves is exact to the millisecond.
     const start = Math.floor(Date.now() / 1000) * 1000
     vi.useFakeTimers({ toFake: ['Date'] })
     try {
@@ -345,39 +358,41 @@ describe('video progress', () => {
       const user = await learnerOf(course.id)
       const caller = await callerAs(db(), user)
       const ref = { courseId: course.id, lessonId: course.lessons[3]?.id ?? '' }
-      const save = (at: number, positionSeconds: number, ranges: [number, number][]) => {
+      const save = (at: number, positionSeconds: number, ranges: [number, number][], sentAt = at) => {
         vi.setSystemTime(at)
-        return caller.learning.saveProgress({ ...ref, positionSeconds, ranges, sentAt: at })
+        return caller.learning.saveProgress({ ...ref, positionSeconds, ranges, sentAt })
       }
       const open = { completed: false, courseCompleted: false, certificateId: null }
-      // The first save, dated 10 s ago: the row now says the last save was then.
-      expect(
-        await caller.learning.saveProgress({ ...ref, positionSeconds: 0, ranges: [], sentAt: start - 10_000 }),
-      ).toEqual({ positionSeconds: 0, watchedSeconds: 0, ...open })
-      // 10 s later: 10 × 2 + 5 = 25 s of new watching is believed, to the hundredth.
-      expect(await save(start, 25, [[0, 25]])).toEqual({ positionSeconds: 25, watchedSeconds: 25, ...open })
-      // 10 s after that, 25.01 s more is too much: the ranges stay as they were, the position still saves.
-      expect(await save(start + 10_000, 50, [[25, 50.01]])).toEqual({
-        positionSeconds: 50,
-        watchedSeconds: 25,
+      // The first save says it was sent an hour ago: that buys nothing. A first save is believed for one save
+      // interval of playback, 15 s × 2 + 5 = 35 s, counted from the server's clock.
+      expect(await save(start, 0, [], start - 3_600_000)).toEqual({ positionSeconds: 0, watchedSeconds: 0, ...open })
+      expect(await save(start, 36, [[0, 35.01]])).toEqual({ positionSeconds: 36, watchedSeconds: 0, ...open })
+      expect(await save(start, 35, [[0, 35]])).toEqual({ positionSeconds: 35, watchedSeconds: 35, ...open })
+      // 5 s later, 35 s at 2× took 17.5 s of the 20 s since: 2.5 × 2 + 5 = 10 s more is believed, to the hundredth.
+      expect(await save(start + 5_000, 45, [[35, 45.01]])).toEqual({ positionSeconds: 45, watchedSeconds: 35, ...open })
+      expect(await save(start + 5_000, 45, [[35, 45]])).toEqual({ positionSeconds: 45, watchedSeconds: 45, ...open })
+      // The 5 s of grace is used up, not given again to each save sent straight after ...
+      expect(await save(start + 5_000, 46, [[45, 46]])).toEqual({ positionSeconds: 46, watchedSeconds: 45, ...open })
+      // ... and a save dated earlier makes no room either (nor moves the position back: it is older).
+      expect(await save(start + 5_000, 50, [[45, 50]], start - 60_000)).toEqual({
+        positionSeconds: 46,
+        watchedSeconds: 45,
         ...open,
       })
-      // 10 s later again, 25 s more is believed: what counts is the new watching, not the total.
-      expect(await save(start + 20_000, 50, [[25, 50]])).toEqual({ positionSeconds: 50, watchedSeconds: 50, ...open })
       // A save sent at the same moment as the last one is not older: its position (seeking back) is kept.
-      expect(await save(start + 20_000, 40, [])).toEqual({ positionSeconds: 40, watchedSeconds: 50, ...open })
+      expect(await save(start + 5_000, 40, [])).toEqual({ positionSeconds: 40, watchedSeconds: 45, ...open })
       expect((await caller.learning.lesson(ref)).progress).toEqual({
         positionSeconds: 40,
-        watchedSeconds: 50,
+        watchedSeconds: 45,
         completed: false,
       })
 
-      // The articles done, watching the video's last 10 s (5 s after the last save: 15 s allowed) completes the
-      // lesson by itself, and with it the course.
+      // The articles done, watching the video's last 15 s when the server's clock allows it (7.5 s after what the
+      // 45 s believed used up: 7.5 × 2 = 15 s, before the grace) completes the lesson by itself, and the course.
       for (const lesson of course.lessons.slice(0, 3)) {
         await caller.learning.setCompleted({ courseId: course.id, lessonId: lesson.id, completed: true })
       }
-      const done = await save(start + 25_000, 60, [[50, 60]])
+      const done = await save(start + 12_500, 60, [[45, 60]])
       expect(done).toEqual({
         positionSeconds: 60,
         watchedSeconds: 60,
@@ -400,12 +415,105 @@ describe('video progress', () => {
       })
       const row = await db()
         .selectFrom('lesson_progress')
-        .select(['completed_at', 'updated_at'])
+        .select(['completed_at', 'updated_at', 'allowance_from'])
         .where('user_id', '=', user.id)
         .where('lesson_id', '=', ref.lessonId)
         .executeTakeFirstOrThrow()
-      expect(row).toEqual({ completed_at: new Date(start + 25_000), updated_at: new Date(start + 30_000) })
+      // 60 s believed at 2× is 30 s of the server's clock from 15 s before the first save.
+      expect(row).toEqual({
+        completed_at: new Date(start + 12_500),
+        updated_at: new Date(start + 30_000),
+        allowance_from: new Date(start + 15_000),
+      })
       expect(await completionMails(user.email)).toHaveLength(1)
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
+  it('progress made offline and sent in a burst is believed as far as the time since the last save covers it', async () => {
+    const start = Math.floor(Date.now() / 1000) * 1000
+    vi.useFakeTimers({ toFake: ['Date'] })
+    try {
+      vi.setSystemTime(start)
+      const course = await smallCourse()
+      const caller = await callerAs(db(), await learnerOf(course.id))
+      const ref = { courseId: course.id, lessonId: course.lessons[3]?.id ?? '' }
+      await caller.learning.saveProgress({ ...ref, positionSeconds: 0, ranges: [], sentAt: start })
+      // Watched offline for a minute, a write queued every 15 s; back online, the four arrive one after another.
+      vi.setSystemTime(start + 120_000)
+      const results = []
+      for (let i = 0; i < 4; i += 1) {
+        const ranges: [number, number][] = [[i * 15, i * 15 + 15]]
+        results.push(
+          await caller.learning.saveProgress({
+            ...ref,
+            positionSeconds: i * 15 + 15,
+            ranges,
+            sentAt: start + i * 15_000,
+          }),
+        )
+      }
+      expect(results.map((result) => result.watchedSeconds)).toEqual([15, 30, 45, 60])
+      expect(results.at(-1)).toMatchObject({ positionSeconds: 60, completed: true })
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
+  it('a save dated in the past buys no watching and no Premium minutes; nor do saves sent one after another', async () => {
+    // A course in Premium with an hour-long video, watched by a Premium member.
+    courseCount += 1
+    const id = `learning-course-${courseCount}`
+    await insertCourse(db(), { id, title: `Hour ${courseCount}`, category_id: categoryId, status: 'published' })
+    await db().updateTable('courses').set({ included_in_premium: true }).where('id', '=', id).execute()
+    await writeCurriculum(db(), id, [
+      {
+        title: 'Only section',
+        lessons: [
+          { title: 'Hour', durationSeconds: 3600, isPreview: false, kind: 'video', videoKey: 'demo/recap.webm' },
+        ],
+      },
+    ])
+    const [lesson] = await lessonsOf(db(), id)
+    const { user } = await premiumMember(db())
+    const caller = await callerAs(db(), user)
+    const ref = { courseId: id, lessonId: lesson?.id ?? '' }
+    const premiumSeconds = async () =>
+      (
+        await db()
+          .selectFrom('premium_watch_time')
+          .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('seconds'), eb.lit(0)).as('seconds'))
+          .where('user_id', '=', user.id)
+          .where('course_id', '=', id)
+          .executeTakeFirstOrThrow()
+      ).seconds
+    // On a whole second, after the membership began.
+    const start = Math.ceil(Date.now() / 1000) * 1000 + 1000
+    vi.useFakeTimers({ toFake: ['Date'] })
+    try {
+      vi.setSystemTime(start)
+      // The audit's claim: a first save dated at the epoch's first millisecond, then the whole hour straight after.
+      await caller.learning.saveProgress({ ...ref, positionSeconds: 0, ranges: [], sentAt: 1 })
+      const hour = await caller.learning.saveProgress({ ...ref, positionSeconds: 3600, ranges: [[0, 3600]], sentAt: 1 })
+      expect(hour).toMatchObject({ watchedSeconds: 0, completed: false })
+      expect(Number(await premiumSeconds())).toBe(0)
+      // Twenty saves of 5 s each, sent at once: only the first save's 35 s are believed, not 5 s of grace each.
+      for (let i = 0; i < 20; i += 1) {
+        await caller.learning.saveProgress({ ...ref, positionSeconds: 0, ranges: [[i * 5, i * 5 + 5]], sentAt: start })
+      }
+      expect((await caller.learning.lesson(ref)).progress).toMatchObject({ watchedSeconds: 35 })
+      expect(Number(await premiumSeconds())).toBe(35)
+      // A minute later on the server's clock, a minute at 2× is believed and counts for the pool.
+      vi.setSystemTime(start + 60_000)
+      const minute = await caller.learning.saveProgress({
+        ...ref,
+        positionSeconds: 155,
+        ranges: [[35, 155]],
+        sentAt: start + 60_000,
+      })
+      expect(minute).toMatchObject({ watchedSeconds: 155, completed: false })
+      expect(Number(await premiumSeconds())).toBe(155)
     } finally {
       vi.useRealTimers()
     }
@@ -484,6 +592,116 @@ describe('course completion', () => {
     expect((await visitor.learning.certificate({ id: certificateId ?? '' })).status).toBe('verified')
   })
 
+  it('a lesson not done deleted: the player finds every lesson left complete and completes the course, once', async () => {
+    const course = await smallCourse()
+    const user = await learnerOf(course.id)
+    const caller = await callerAs(db(), user)
+    for (const lesson of course.lessons.slice(0, 3)) {
+      await caller.learning.setCompleted({ courseId: course.id, lessonId: lesson.id, completed: true })
+    }
+    // Staff delete the video the learner had not watched: every lesson left is complete, no write of theirs did it.
+    const lessons = await lessonsOf(db(), course.id)
+    await writeCurriculum(db(), course.id, [
+      {
+        title: 'Only section',
+        lessons: lessons.slice(0, 3).map((l) => ({
+          id: l.id,
+          title: l.title,
+          durationSeconds: l.duration_seconds,
+          isPreview: l.is_preview,
+        })),
+      },
+    ])
+    const player = await caller.learning.course({ courseId: course.id })
+    expect(player.progress).toEqual({ completed: 3, total: 3, percent: 100 })
+    const certificateId = player.completion?.certificateId ?? ''
+    expect(player.completion).toEqual({
+      completedAt: expect.any(String),
+      certificateId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      lessonsAddedSince: 0,
+    })
+    expect(await completionOf(user.id, course.id)).toEqual([
+      { lesson_count: 3, access_source: 'purchase', certificate_id: certificateId },
+    ])
+    expect((await (await callerAs(db(), null)).learning.certificate({ id: certificateId })).status).toBe('verified')
+    // Loading it again, or My courses, completes nothing more: one completion, one e-mail.
+    expect((await caller.learning.course({ courseId: course.id })).completion).toEqual(player.completion)
+    const mine = (await caller.learning.myCourses()).find((c) => c.id === course.id)
+    expect(mine?.completedAt).toBe(player.completion?.completedAt)
+    expect(await completionMails(user.email)).toHaveLength(1)
+  })
+
+  it('a required quiz made optional: My courses finds every counted lesson complete and completes the course', async () => {
+    courseCount += 1
+    const id = `learning-course-${courseCount}`
+    await insertCourse(db(), { id, title: `Quiz ${courseCount}`, category_id: categoryId, status: 'published' })
+    await writeCurriculum(db(), id, [
+      {
+        title: 'Only section',
+        lessons: [
+          { title: 'Read', durationSeconds: 60, isPreview: false },
+          { title: 'Check', durationSeconds: 60, isPreview: false, kind: 'quiz' },
+        ],
+      },
+    ])
+    const [read, check] = await lessonsOf(db(), id)
+    const staff = await callerAs(db(), await createUser(db(), { role: 'editor' }))
+    const saveQuiz = (required: boolean) =>
+      staff.quizzes.save({
+        courseId: id,
+        lessonId: check?.id ?? '',
+        settings: {
+          passPercent: 80,
+          maxAttempts: null,
+          waitMinutes: 0,
+          timeLimitMinutes: null,
+          shuffleQuestions: false,
+          shuffleOptions: false,
+          required,
+        },
+        questions: SAMPLE_QUESTIONS,
+      })
+    await saveQuiz(true)
+    const user = await learnerOf(id)
+    const caller = await callerAs(db(), user)
+    const done = await caller.learning.setCompleted({ courseId: id, lessonId: read?.id ?? '', completed: true })
+    expect(done).toEqual({ completed: true, courseCompleted: false, certificateId: null })
+    // The quiz is made optional: the lesson read is now all the course asks.
+    await saveQuiz(false)
+    const mine = (await caller.learning.myCourses()).find((c) => c.id === id)
+    expect(mine?.progress).toEqual({ completed: 1, total: 1, percent: 100 })
+    expect(mine?.completedAt).toEqual(expect.any(String))
+    expect(await completionOf(user.id, id)).toEqual([
+      { lesson_count: 1, access_source: 'purchase', certificate_id: expect.stringMatching(/^[0-9a-f-]{36}$/) },
+    ])
+    expect((await caller.learning.course({ courseId: id })).completion?.completedAt).toBe(mine?.completedAt)
+    expect(await completionMails(user.email)).toHaveLength(1)
+  })
+
+  it('counts a lesson approved after the completion as added since, though it was written before', async () => {
+    const course = await smallCourse()
+    const user = await learnerOf(course.id)
+    const caller = await callerAs(db(), user)
+    // The creator adds a lesson to the course on sale: it waits for review, learners do not see it yet.
+    const { section_id } = await db()
+      .selectFrom('lessons')
+      .select('section_id')
+      .where('id', '=', course.lessons[0]?.id ?? '')
+      .executeTakeFirstOrThrow()
+    await db()
+      .insertInto('lessons')
+      .values({ course_id: course.id, section_id, position: 9, title: 'Reviewed later', pending_review: true })
+      .execute()
+    const results = await completeAll(caller, course)
+    expect(results[3]?.courseCompleted).toBe(true)
+    expect((await caller.learning.course({ courseId: course.id })).completion?.lessonsAddedSince).toBe(0)
+    // Staff approve it after the completion: it went live then, so it is one lesson added since.
+    await applyPendingChanges(db(), course.id)
+    const player = await caller.learning.course({ courseId: course.id })
+    expect(player.progress).toEqual({ completed: 4, total: 5, percent: 80 })
+    expect(player.completion?.lessonsAddedSince).toBe(1)
+  })
+
   it('shows a certificate as revoked once the purchase that gave access is revoked', async () => {
     const course = await smallCourse()
     const user = await learnerOf(course.id)
@@ -500,6 +718,31 @@ describe('course completion', () => {
     const certificate = await (await callerAs(db(), null)).learning.certificate({ id: certificateId })
     expect(certificate.status).toBe('revoked')
     expect(certificate.linkedInUrl).toBeNull()
+  })
+
+  it('keeps a certificate of a refunded purchase verified while Premium opens the course, revoked once it does not', async () => {
+    const course = await smallCourse()
+    await db().updateTable('courses').set({ included_in_premium: true }).where('id', '=', course.id).execute()
+    // A Premium member who also bought the course completes it: as its buyer (the purchase comes first).
+    const { user } = await premiumMember(db())
+    await buyerOfCourse(db(), course.id, user)
+    const certificateId = (await completeAll(await callerAs(db(), user), course))[3]?.certificateId ?? ''
+    expect(await completionOf(user.id, course.id)).toEqual([
+      { lesson_count: 4, access_source: 'purchase', certificate_id: certificateId },
+    ])
+    const status = async () => (await (await callerAs(db(), null)).learning.certificate({ id: certificateId })).status
+    // The purchase is refunded, but the learner still opens the course through Premium: verified (decision 0090).
+    const grants = await db()
+      .selectFrom('access_grants')
+      .select('id')
+      .where('user_id', '=', user.id)
+      .where('course_id', '=', course.id)
+      .execute()
+    for (const { id } of grants) await revoke(db(), { grantId: id }, 'refund')
+    expect(await status()).toBe('verified')
+    // The course leaves Premium: nothing holds it any more, so the refunded purchase's certificate is revoked.
+    await db().updateTable('courses').set({ included_in_premium: false }).where('id', '=', course.id).execute()
+    expect(await status()).toBe('revoked')
   })
 
   /** A Premium member (a paid bank-transfer order) who completed the course through Premium, and the certificate. */

@@ -1,8 +1,10 @@
 // Saving lessons for offline (issue 34): the server's pass decides who may keep a course's lessons in the browser and
-// until when — Premium members for the Premium courses they open (until their membership ends, 30 days at most),
+// until when — Premium members for the Premium courses they open (until the latest end of their live Premium grants,
+// 30 days at most),
 // buyers only when the owner allows it, staff always; nobody else, and nobody once their hold has ended. Only the
 // course's owner switches the buyers' permission (audited); a co-instructor sees it, another creator not at all.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { grant, revoke } from '../../../src-server/access/ledger.ts'
 import { OFFLINE_PASS_DAYS } from '../../../src-server/flows/offline-lessons.ts'
 import * as clock from '../../../src-server/kernel/clock.ts'
 import { createCreator, createCreatorCourse } from '../../support/creator-courses.ts'
@@ -60,6 +62,40 @@ describe('learning.offlinePasses', () => {
     await expect((await callerAs(db(), member)).learning.offlinePasses({ courseIds: [] })).rejects.toMatchObject({
       code: 'BAD_REQUEST',
     })
+  })
+
+  it('runs a member’s pass to the latest end among their live Premium grants, 30 days at most', async () => {
+    const { user } = await premiumMember(db())
+    const now = clock.nowMs()
+    const untilOf = async () => Date.parse((await passOf(user, INCLUDED))?.validUntil ?? '')
+    // The plan is cancelled: its Premium ends in 5 days. Staff gave Premium for 20 days besides.
+    await db()
+      .updateTable('access_grants')
+      .set({ ends_at: new Date(now + 5 * DAY_MS) })
+      .where('user_id', '=', user.id)
+      .where('kind', '=', 'premium')
+      .execute()
+    expect(await untilOf()).toBe(now + 5 * DAY_MS)
+    const extra = await grant(db(), {
+      userId: user.id,
+      right: { kind: 'premium' },
+      source: { kind: 'staff' },
+      endsAt: new Date(now + 20 * DAY_MS),
+    })
+    expect(await untilOf()).toBe(now + 20 * DAY_MS)
+    // A longer grant, or one with no end: 30 days at most.
+    await db()
+      .updateTable('access_grants')
+      .set({ ends_at: new Date(now + 60 * DAY_MS) })
+      .where('id', '=', extra.id)
+      .execute()
+    expect(await untilOf()).toBeGreaterThan(now + (OFFLINE_PASS_DAYS - 1) * DAY_MS)
+    expect(await untilOf()).toBeLessThanOrEqual(clock.nowMs() + OFFLINE_PASS_DAYS * DAY_MS)
+    await db().updateTable('access_grants').set({ ends_at: null }).where('id', '=', extra.id).execute()
+    expect(await untilOf()).toBeGreaterThan(now + (OFFLINE_PASS_DAYS - 1) * DAY_MS)
+    // Revoked, the longer grant no longer counts: the plan's end again.
+    await revoke(db(), { grantId: extra.id }, 'refund')
+    expect(await untilOf()).toBe(now + 5 * DAY_MS)
   })
 
   it('stops the pass when the Premium membership has ended (the copies are removed at the next start)', async () => {
