@@ -94,6 +94,7 @@ import * as m180100 from './2026_12_18_0100_chat_desk_presence.ts'
 import * as m190000 from './2026_12_19_0000_visitor_chats.ts'
 import * as m200000 from './2026_12_20_0000_service_renewal_payments.ts'
 import * as m210000 from './2026_12_21_0000_premium_pool_share_parts.ts'
+import * as m220100 from './2026_12_22_0100_relay_retakes_gone_jobs.ts'
 
 export const migrations: Record<string, Migration> = {
   '2026_11_22_0900_catalog': m0900,
@@ -190,4 +191,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_19_0000_visitor_chats': m190000,
   '2026_12_20_0000_service_renewal_payments': m200000,
   '2026_12_21_0000_premium_pool_share_parts': m210000,
+  '2026_12_22_0100_relay_retakes_gone_jobs': m220100,
 }
