@@ -95,6 +95,7 @@ import * as m190000 from './2026_12_19_0000_visitor_chats.ts'
 import * as m200000 from './2026_12_20_0000_service_renewal_payments.ts'
 import * as m210000 from './2026_12_21_0000_premium_pool_share_parts.ts'
 import * as m220000 from './2026_12_22_0000_payout_unconfirmed.ts'
+import * as m220100 from './2026_12_22_0100_relay_retakes_gone_jobs.ts'
 import * as m220200 from './2026_12_22_0200_learning_server_clock.ts'
 
 export const migrations: Record<string, Migration> = {
@@ -193,5 +194,6 @@ export const migrations: Record<string, Migration> = {
   '2026_12_20_0000_service_renewal_payments': m200000,
   '2026_12_21_0000_premium_pool_share_parts': m210000,
   '2026_12_22_0000_payout_unconfirmed': m220000,
+  '2026_12_22_0100_relay_retakes_gone_jobs': m220100,
   '2026_12_22_0200_learning_server_clock': m220200,
 }

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto'
 import type { TranscodeStatus, UploadPurpose } from '../../db/types.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
+import type { JobGone } from '../kernel/relay.ts'
 import { safeFileName } from '../storage/document-type.ts'
 
 export interface UploadRow {
@@ -246,13 +247,21 @@ export async function abandonedUploadIds(db: DB, olderThan: Date): Promise<strin
 // Renditions (decision 0064): 'queued' (written with 'stored') → relayed onto the queue (transcode_job_id) →
 // 'processing' with a percentage → 'ready' (hls_prefix, hls_heights) or 'failed' / 'unavailable' (no ffmpeg).
 
-/** Stored uploads waiting for their transcode job, taken under lock (SKIP LOCKED) in the relay's transaction. */
-export async function takeQueuedTranscodes(trx: DB, limit: number): Promise<string[]> {
+/**
+ * Stored uploads waiting for their transcode job, taken under lock (SKIP LOCKED) in the relay's transaction. With
+ * `jobGone` (jobs/queue.ts), also those still 'queued' whose job is gone without a try having begun (each try threw
+ * before startTranscode, say with the database failing over, or the job was dropped): they get a new job.
+ */
+export async function takeQueuedTranscodes(trx: DB, limit: number, jobGone?: JobGone): Promise<string[]> {
   const rows = await trx
     .selectFrom('creator_uploads')
     .select('id')
     .where('transcode_status', '=', 'queued')
-    .where('transcode_job_id', 'is', null)
+    .where((eb) =>
+      jobGone
+        ? eb.or([eb('transcode_job_id', 'is', null), jobGone(eb.ref('transcode_job_id'))])
+        : eb('transcode_job_id', 'is', null),
+    )
     .where('status', '=', 'stored')
     .orderBy('finished_at')
     .limit(limit)
@@ -262,18 +271,49 @@ export async function takeQueuedTranscodes(trx: DB, limit: number): Promise<stri
   return rows.map((row) => row.id)
 }
 
+/**
+ * Transcodes begun ('processing') whose job is gone: its tries ran out without the row being settled (the worker
+ * died, or the database failed, on the last one). Marked 'failed', as the last try's own failure would have been
+ * (the original keeps playing, and the studio stops saying "processing"); their ids.
+ */
+export async function failAbandonedTranscodes(trx: DB, jobGone: JobGone, limit: number): Promise<string[]> {
+  const rows = await trx
+    .updateTable('creator_uploads')
+    .set({ transcode_status: 'failed' })
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom('creator_uploads')
+        .select('id')
+        .where('transcode_status', '=', 'processing')
+        .where('status', '=', 'stored')
+        .where((inner) => jobGone(inner.ref('transcode_job_id')))
+        .orderBy('finished_at')
+        .limit(limit)
+        .forUpdate()
+        .skipLocked(),
+    )
+    .where('transcode_status', '=', 'processing')
+    .returning('id')
+    .execute()
+  return rows.map((row) => row.id)
+}
+
 export async function setTranscodeJob(trx: DB, id: string, jobId: string): Promise<void> {
   await trx.updateTable('creator_uploads').set({ transcode_job_id: jobId }).where('id', '=', id).execute()
 }
 
-/** Marks a stored upload's transcode started; its original's key, or null when it is gone or already done. */
-export async function startTranscode(db: DB, id: string): Promise<string | null> {
+/**
+ * Marks a stored upload's transcode started; its original's key, or null when it is gone or already done, or no
+ * longer `jobId`'s (the relay gave it a new job once this one was gone; absent: a direct call, no such check).
+ */
+export async function startTranscode(db: DB, id: string, jobId?: string): Promise<string | null> {
   const row = await db
     .updateTable('creator_uploads')
     .set({ transcode_status: 'processing', transcode_percent: 0 })
     .where('id', '=', id)
     .where('status', '=', 'stored')
     .where('transcode_status', 'in', ['queued', 'processing', 'failed'])
+    .$if(jobId !== undefined, (query) => query.where('transcode_job_id', '=', jobId ?? ''))
     .returning('storage_key')
     .executeTakeFirst()
   return row?.storage_key ?? null

@@ -2,13 +2,15 @@
 //   stored   finishVideoUpload marks the upload 'queued' in the transaction that stores it (an outbox: the web node
 //            holds no queue, decision 0030)
 //   relay    a worker's loop takes queued rows (SKIP LOCKED), enqueues one 'video.transcode' job each and records
-//            its id, in one transaction: every stored upload gets exactly one job
+//            its id, in one transaction: every stored upload gets a job; a row whose job is gone unsettled gets a
+//            new one while still 'queued', and is marked 'failed' once 'processing' (its tries ran out)
 //   job      'processing' with ffmpeg's percentage → 'ready' (renditions and poster stored beside the original), or
 //            'failed' after the last try, or 'unavailable' without ffmpeg; the original plays meanwhile
 import type { Transaction } from 'kysely'
 import type { Database } from '../../db/types.ts'
 import {
   endTranscode,
+  failAbandonedTranscodes,
   finishTranscode,
   setTranscodeJob,
   setTranscodePercent,
@@ -18,6 +20,7 @@ import {
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import type { Log } from '../kernel/log.ts'
+import type { JobGone } from '../kernel/relay.ts'
 import { repeatEvery } from '../kernel/repeat.ts'
 import type { Ffmpeg } from '../storage/ffmpeg.ts'
 import { removeRenditions, transcodeStoredVideo } from '../storage/hls.ts'
@@ -25,18 +28,46 @@ import type { FileStorage } from '../storage/storage.ts'
 
 export type EnqueueTranscode = (uploadId: string, trx: Transaction<Database>) => Promise<string>
 
+export interface TranscodeRelayOptions {
+  batch?: number
+  /**
+   * Also settles rows whose job is gone without settling them (jobs/queue.ts jobGone): a 'queued' row gets a new
+   * job, a 'processing' one (its tries ran out unsettled) is marked 'failed'. Without it (tests with no queue) a
+   * row once on the queue is left to its job.
+   */
+  jobGone?: JobGone
+  log?: Log
+}
+
 /** Puts queued uploads on the job queue; returns how many. */
-export async function relayTranscodes(db: DB, enqueue: EnqueueTranscode, batch = 20): Promise<number> {
+export async function relayTranscodes(
+  db: DB,
+  enqueue: EnqueueTranscode,
+  options: TranscodeRelayOptions = {},
+): Promise<number> {
+  const { batch = 20, jobGone, log } = options
   return db.transaction().execute(async (trx) => {
-    const ids = await takeQueuedTranscodes(trx, batch)
+    if (jobGone) {
+      for (const uploadId of await failAbandonedTranscodes(trx, jobGone, batch)) {
+        log?.warn({ uploadId }, 'video transcode left unfinished by its last try; marked failed')
+      }
+    }
+    const ids = await takeQueuedTranscodes(trx, batch, jobGone)
     for (const id of ids) await setTranscodeJob(trx, id, await enqueue(id, trx))
     return ids.length
   })
 }
 
 /** Relays every interval until stopped; a failed pass is logged and tried again on the next. */
-export function startTranscodeRelay(options: { db: DB; enqueue: EnqueueTranscode; log: Log; intervalMs?: number }) {
-  return repeatEvery(() => relayTranscodes(options.db, options.enqueue), { ...options, what: 'transcode relay' })
+export function startTranscodeRelay(options: {
+  db: DB
+  enqueue: EnqueueTranscode
+  jobGone: JobGone
+  log: Log
+  intervalMs?: number
+}) {
+  const { db, enqueue, jobGone, log } = options
+  return repeatEvery(() => relayTranscodes(db, enqueue, { jobGone, log }), { ...options, what: 'transcode relay' })
 }
 
 export interface TranscodeDeps {
@@ -52,15 +83,21 @@ const PERCENT_EVERY_MS = 1000
 
 /**
  * The 'video.transcode' job: renditions and poster of one stored upload. Throws to be retried; `lastTry` marks the
- * upload 'failed' instead (it then plays as uploaded, and the creator may publish it).
+ * upload 'failed' instead (it then plays as uploaded, and the creator may publish it). `jobId`, the queue's job: a
+ * row the relay has since given to another job is left to it.
  */
-export async function transcodeUpload(deps: TranscodeDeps, uploadId: string, lastTry = true): Promise<string> {
+export async function transcodeUpload(
+  deps: TranscodeDeps,
+  uploadId: string,
+  lastTry = true,
+  jobId?: string,
+): Promise<string> {
   const { db, storage, log } = deps
   if (!deps.ffmpeg) {
     await endTranscode(db, uploadId, 'unavailable')
     return 'unavailable'
   }
-  const key = await startTranscode(db, uploadId)
+  const key = await startTranscode(db, uploadId, jobId)
   if (!key) return 'skipped'
   const startedAt = clock.nowMs()
   let writtenAt = 0

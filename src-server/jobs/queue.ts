@@ -2,10 +2,11 @@
 // a wire-protocol socket (pglite-socket.ts). Jobs are rows, so several nodes share the work without doing it
 // twice (SKIP LOCKED) and a crash loses none (heartbeats and expiry hand a dead worker's job to another).
 import type { PGlite } from '@electric-sql/pglite'
-import type { Transaction } from 'kysely'
+import { type Expression, sql, type Transaction } from 'kysely'
 import { fromKysely, type JobWithMetadata, PgBoss, type Queue, type SendOptions, type WorkOptions } from 'pg-boss'
 import type { Database } from '../../db/types.ts'
 import type { Log } from '../kernel/log.ts'
+import type { JobGone } from '../kernel/relay.ts'
 import type { PgliteSocket } from './pglite-socket.ts'
 
 /** Job name → the data its jobs carry. */
@@ -113,6 +114,18 @@ export async function openJobQueue<T extends JobTypes>(options: OpenJobQueueOpti
       await socket?.stop()
     },
   }
+}
+
+/**
+ * For a relay's query (kernel/relay.ts JobGone): true when pg-boss holds no job of `name` with that id waiting,
+ * retrying or running. A job that threw with no tries left, expired, or whose worker's heartbeat stopped is 'failed';
+ * one past its retention is deleted; both count as gone. Read in the relay's own transaction, on the app's connection
+ * (pg-boss keeps its tables in the app's database, schema pgboss, primary key (name, id)).
+ */
+export function jobGone(name: string): JobGone {
+  return (jobId: Expression<string | null>) =>
+    sql<boolean>`not exists (select 1 from pgboss.job as queued where queued.name = ${name}
+      and queued.id = ${jobId}::uuid and queued.state in ('created', 'retry', 'active'))`
 }
 
 /** Registers a handler for every job name (a map that TypeScript checks is complete). */

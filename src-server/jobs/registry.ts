@@ -1,6 +1,8 @@
 // Every queue with its retry policy, every handler, every schedule and every loop that feeds a queue, in one
 // place: web nodes create the same queues with the same options (so they can enqueue), worker nodes also work.
 
+import type { Transaction } from 'kysely'
+import type { Database } from '../../db/types.ts'
 import type { ChatHours } from '../../src-shared/live-chat.ts'
 import { expireAbandonedCheckouts } from '../flows/abandoned-checkouts.ts'
 import { runAccountDeletions } from '../flows/account-erasure.ts'
@@ -37,7 +39,7 @@ import { sweepStaleStaging } from '../storage/staged-upload.ts'
 import type { FileStorage } from '../storage/storage.ts'
 import { sweepUnreferencedUploads, UPLOAD_SWEEP_MIN_AGE_MS } from '../storage/sweep.ts'
 import type { TusFiles } from '../storage/tus-store.ts'
-import type { JobHandler, JobQueue, QueueOptions, ScheduleOf } from './queue.ts'
+import { type JobHandler, type JobQueue, jobGone, type QueueOptions, type ScheduleOf } from './queue.ts'
 import { attemptOf } from './retry.ts'
 
 /** Job name → the data its jobs carry. */
@@ -139,8 +141,10 @@ export const queues: { [N in JobName]: QueueOptions } = {
   // A rerun writes the same rows: a failed run is simply retried.
   'analytics.rollup': { retryLimit: 2, retryDelay: 300, expireInSeconds: 3600 },
   // A 4 GB 1080p source takes a while; a dead worker's job is handed on by its stopped heartbeat, not the expiry.
+  // Tries that run out unsettled (the last one's worker died) are marked failed by the relay (jobGone).
   'video.transcode': { retryLimit: 2, retryDelay: 60, heartbeatSeconds: 30, expireInSeconds: 4 * 3600 },
-  // No queue retry: a failed attempt stores its next time (3 days of back-off) and the relay enqueues it then.
+  // No queue retry: a failed attempt stores its next time (3 days of back-off) and the relay enqueues it then; a job
+  // that failed or expired before recording anything is taken again by the relay once it is gone (jobGone).
   'webhooks.deliver': { retryLimit: 0, expireInSeconds: 60 },
   // Each run takes up the proofs not checked for 5 hours (a failed run's too): no retry of its own.
   'sso.domain-recheck': { retryLimit: 0, expireInSeconds: 1800 },
@@ -321,7 +325,7 @@ export function handlers(deps: JobDeps): { [N in JobName]: JobHandler<Jobs[N]> }
     'video.transcode': async (job) => {
       const attempt = attemptOf(job)
       const transcodeDeps = { db: deps.db, storage: deps.storage, log: deps.log, ffmpeg: deps.ffmpeg ?? null }
-      await transcodeUpload(transcodeDeps, job.data.uploadId, attempt.number >= attempt.of)
+      await transcodeUpload(transcodeDeps, job.data.uploadId, attempt.number >= attempt.of, job.id)
     },
     'webhooks.deliver': async (job) => {
       await attemptWebhookDelivery(
@@ -332,6 +336,7 @@ export function handlers(deps: JobDeps): { [N in JobName]: JobHandler<Jobs[N]> }
           publicUrl: publicUrl(),
         },
         job.data.deliveryId,
+        job.id,
       )
     },
     'sso.domain-recheck': async () => {
@@ -361,6 +366,7 @@ export function feeders(deps: JobDeps, queue: JobQueue<Jobs>, tuning: { relayInt
     startTranscodeRelay({
       db: deps.db,
       enqueue: (uploadId, trx) => queue.enqueue('video.transcode', { uploadId }, { trx }),
+      jobGone: jobGone('video.transcode'),
       log: deps.log,
       intervalMs: tuning.relayIntervalMs,
     }),
@@ -368,9 +374,13 @@ export function feeders(deps: JobDeps, queue: JobQueue<Jobs>, tuning: { relayInt
   ]
 }
 
-/** Puts due webhook deliveries on the queue every interval (the moved test clock decides what is due). */
+/**
+ * Puts due webhook deliveries on the queue every interval (the moved test clock decides what is due), those whose
+ * job is gone without settling them too.
+ */
 function startWebhookRelay(deps: JobDeps, queue: JobQueue<Jobs>, intervalMs = 1000) {
-  const relay = () =>
-    relayWebhookDeliveries(deps.db, (deliveryId, trx) => queue.enqueue('webhooks.deliver', { deliveryId }, { trx }))
+  const enqueue = (deliveryId: string, trx: Transaction<Database>) =>
+    queue.enqueue('webhooks.deliver', { deliveryId }, { trx })
+  const relay = () => relayWebhookDeliveries(deps.db, enqueue, { jobGone: jobGone('webhooks.deliver') })
   return repeatEvery(relay, { log: deps.log, what: 'webhook relay', intervalMs })
 }
