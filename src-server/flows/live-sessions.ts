@@ -2,7 +2,8 @@
 // - schedule and manage (edit, reschedule, cancel, attach the recording, read attendance): the course's instructors for
 //   their course's sessions (its host only while they teach the course), and staff editors (who alone schedule
 //   sessions for all Premium members);
-// - see and register: active Premium members (every session), buyers of a course (its sessions), staff;
+// - see and register: active Premium members (every session), buyers of a course (its sessions), staff; the sessions
+//   of a course never on sale (draft, in review, changes requested) only its instructors and staff;
 // - the join link: only through /live/<id>/join, for a member with a seat who may still see the session, from 15
 //   minutes before the start to its end; each opening is recorded (attendance).
 import type { z } from 'zod'
@@ -42,6 +43,7 @@ import {
 } from '../live/sessions.ts'
 import { utcToLocalInput, zonedToUtc } from '../live/zoned-time.ts'
 import { isPremium } from '../subscriptions/premium.ts'
+import { NEVER_ON_SALE_STATUSES, neverOnSale } from './lesson-access.ts'
 import { courseSiteUrls } from './school-domain.ts'
 
 /** The signed-in person; `staff` is false for an admin who still needs the second factor STAFF_2FA requires. */
@@ -73,6 +75,8 @@ async function canManage(db: DB, actor: LiveActor, session: { course_id: string 
 async function canSee(db: DB, actor: LiveActor, session: SessionRow) {
   if (actor.staff && isStaff(actor.role)) return true
   if (await canManage(db, actor, session)) return true
+  // A course not yet on sale is unknown to members (as in the player): neither Premium nor a grant shows its sessions.
+  if (session.course_status !== null && neverOnSale(session.course_status)) return false
   if (await isPremium(db, actor)) return true
   return session.course_id !== null && (await ownedCourseIds(db, actor.id)).includes(session.course_id)
 }
@@ -224,8 +228,15 @@ export async function liveSessionsPage(db: DB, actor: LiveActor) {
   const courseIds = everything
     ? ('all' as const)
     : [...new Set([...(await ownedCourseIds(db, actor.id, now)), ...taught.map((row) => row.course_id)])]
+  // Members see no session of a course never on sale, but for the courses they teach; staff see them all.
+  const hidden =
+    actor.staff && isStaff(actor.role)
+      ? undefined
+      : { courseStatuses: NEVER_ON_SALE_STATUSES, exceptCourseIds: taught.map((row) => row.course_id) }
   const [upcoming, past] = await Promise.all(
-    [false, true].map((pastOnes) => listSessions(db, { courseIds, premiumWide: everything, past: pastOnes, now })),
+    [false, true].map((pastOnes) =>
+      listSessions(db, { courseIds, premiumWide: everything, past: pastOnes, now, hidden }),
+    ),
   )
   const all = [...(upcoming ?? []), ...(past ?? [])]
   const ids = all.map((row) => row.id)

@@ -11,6 +11,7 @@ import { advanceClock, now, resetClock } from '../../../src-server/kernel/clock.
 import { utcToLocalInput } from '../../../src-server/live/zoned-time.ts'
 import { callerAs, createSessionToken, createUser, type TestUser } from '../../support/factories.ts'
 import { buyerOfCourse, premiumMember } from '../../support/learning.ts'
+import { studioCourseOf } from '../../support/studio.ts'
 import { serveForThisFile } from '../../support/test-server.ts'
 
 const site = serveForThisFile()
@@ -335,5 +336,69 @@ describe('joining, attendance and the reminder', () => {
     await clockToMinutesBefore(id, 30)
     await sendLiveReminders(site.db, 'http://localhost:3000')
     expect(await mails(member.email, 'live_reminder')).toHaveLength(2)
+  })
+})
+
+describe('a course never on sale', () => {
+  it('its sessions are its instructors’ and staff’s: Premium members and grant holders neither see, register nor join', async () => {
+    const creator = await createUser(site.db, { firstName: 'Sally', lastName: 'Secret' })
+    const secret = await studioCourseOf(site.db, creator.id)
+    await site.db
+      .updateTable('courses')
+      .set({ title: 'Secret unreleased course', status: 'draft' })
+      .where('id', '=', secret)
+      .execute()
+    const { id } = await schedule(creator, { courseId: secret, localStart: parisStart(2) })
+    const byStaff = await schedule(editor, { courseId: secret, localStart: parisStart(3) })
+    const member = (await premiumMember(site.db)).user
+    const granted = await createUser(site.db, { firstName: 'Grace' })
+    await site.db
+      .insertInto('access_grants')
+      .values({ user_id: granted.id, kind: 'course', course_id: secret, source: 'staff', starts_at: now() })
+      .execute()
+    const ids = async (user: TestUser) => (await (await as(user)).live.list()).upcoming.map((s) => s.id)
+
+    for (const status of ['draft', 'in_review', 'changes_requested'] as const) {
+      await site.db.updateTable('courses').set({ status }).where('id', '=', secret).execute()
+      for (const outsider of [member, granted]) {
+        const page = await (await as(outsider)).live.list()
+        expect(
+          page.upcoming.map((s) => s.id),
+          status,
+        ).not.toContain(id)
+        expect(
+          page.upcoming.map((s) => s.id),
+          status,
+        ).not.toContain(byStaff.id)
+        expect(JSON.stringify(page)).not.toContain('Secret unreleased course')
+        await expect((await as(outsider)).live.register({ sessionId: id }), status).rejects.toMatchObject({
+          code: 'NOT_FOUND',
+        })
+      }
+      // Its instructor and staff see both sessions.
+      expect(await ids(creator)).toEqual(expect.arrayContaining([id, byStaff.id]))
+      expect(await ids(editor)).toEqual(expect.arrayContaining([id, byStaff.id]))
+    }
+    expect(await mails(member.email, 'live_invitation')).toEqual([])
+
+    // A seat taken before (or written in) gives no way in: the join route refuses it.
+    await site.db
+      .insertInto('live_registrations')
+      .values({ session_id: id, user_id: member.id, status: 'registered', requested_at: now() })
+      .execute()
+    await clockToMinutesBefore(id, 5)
+    const { token } = await createSessionToken(site.db, member.id)
+    const response = await fetch(`${site.baseUrl}/live/${id}/join`, {
+      headers: { cookie: `${SESSION_COOKIE}=${token}` },
+      redirect: 'manual',
+    })
+    expect(response.status).toBe(303)
+    expect(response.headers.get('location')).toBe('/live?join=no-access')
+    expect(await (await as(creator)).live.attendance({ sessionId: id })).toEqual([])
+
+    // Put on sale, the course's sessions show to Premium like any other course's.
+    await site.db.updateTable('courses').set({ status: 'published' }).where('id', '=', secret).execute()
+    expect(await ids(member)).toContain(id)
+    expect(await ids(granted)).toContain(id)
   })
 })
