@@ -94,9 +94,11 @@ async function managed(db: DB, actor: LiveActor, id: string) {
   return session
 }
 
-function fieldsOf(input: z.output<typeof createSessionInput>): SessionFields {
+/** The form's fields; a new start (any on scheduling, a changed one on edit) must be in the future. */
+function fieldsOf(input: z.output<typeof createSessionInput>, current?: { starts_at: Date }): SessionFields {
   const startsAt = zonedToUtc(input.localStart, input.timeZone)
-  if (startsAt.getTime() <= clock.nowMs()) {
+  const unchanged = current !== undefined && current.starts_at.getTime() === startsAt.getTime()
+  if (!unchanged && startsAt.getTime() <= clock.nowMs()) {
     throw new DomainError('invalid', 'Choose a start in the future', { field: 'localStart' })
   }
   return {
@@ -126,15 +128,20 @@ export async function scheduleSession(db: DB, actor: LiveActor, input: z.output<
   return { id }
 }
 
-/** New details; a moved session sends every seat holder the update (SEQUENCE raised), newly seated members their invitation. */
+/**
+ * New details; a moved session sends every seat holder the update (SEQUENCE raised), newly seated members their
+ * invitation. A session under way keeps its start or moves it to the future (its link or length can be fixed while it
+ * runs); an ended one is no longer edited, as the studio shows it.
+ */
 export async function editSession(
   db: DB,
   actor: LiveActor,
   input: z.output<typeof updateSessionInput>,
   publicUrl: string,
 ) {
-  await managed(db, actor, input.sessionId)
-  const fields = fieldsOf(input)
+  const session = await managed(db, actor, input.sessionId)
+  if (endsAt(session).getTime() <= clock.nowMs()) throw new DomainError('conflict', LIVE_MESSAGES.ended)
+  const fields = fieldsOf(input, session)
   return db.transaction().execute(async (trx) => {
     const { moved, promoted } = await updateSession(trx, input.sessionId, fields)
     if (moved) {

@@ -339,6 +339,61 @@ describe('joining, attendance and the reminder', () => {
   })
 })
 
+describe('a session under way', () => {
+  it('keeps its start while the host fixes the link or lengthens it; a new start must be ahead; ended, it stays put', async () => {
+    const member = await createUser(site.db, { firstName: 'Una' })
+    await buyerOfCourse(site.db, COURSE, member)
+    const localStart = parisStart(2)
+    const { id } = await schedule(instructor, { courseId: COURSE, localStart })
+    await (await as(member)).live.register({ sessionId: id })
+    await clockToMinutesBefore(id, -10)
+    const teacher = await as(instructor)
+    const edit = (changes: { localStart?: string; durationMinutes?: number; joinUrl?: string }) =>
+      teacher.live.update({
+        sessionId: id,
+        title: 'Office hours',
+        description: 'Bring your questions',
+        localStart,
+        timeZone: 'Europe/Paris',
+        durationMinutes: 60,
+        capacity: 50,
+        joinUrl: 'https://meet.example.com/abc-defg',
+        ...changes,
+      })
+
+    // Ten minutes in, the studio still offers the edit: the same start with a fixed link is saved, no update mailed.
+    const mine = (await teacher.live.studio()).sessions.find((s) => s.id === id)
+    expect(mine).toMatchObject({ past: false, cancelled: false, localStart })
+    expect(await edit({ joinUrl: 'https://meet.example.com/fixed-link' })).toEqual({ moved: false, promoted: 0 })
+    const { joinSession } = await import('../../../src-server/flows/live-sessions.ts')
+    const actor = { id: member.id, role: member.role, staff: true }
+    expect((await joinSession(site.db, actor, id)).url).toBe('https://meet.example.com/fixed-link')
+
+    // Running over: the longer session is mailed as an update (same start, new end).
+    expect(await edit({ joinUrl: 'https://meet.example.com/fixed-link', durationMinutes: 120 })).toMatchObject({
+      moved: true,
+    })
+    const update = parse((await mails(member.email, 'live_update')).at(-1)?.calendar_ics ?? '')
+    expect(utcToLocalInput(update.event.startDate.toJSDate(), 'Europe/Paris')).toBe(localStart)
+    expect(update.event.duration.toSeconds()).toBe(120 * 60)
+    await clockToMinutesBefore(id, -90)
+    expect((await joinSession(site.db, actor, id)).url).toBe('https://meet.example.com/fixed-link')
+
+    // A changed start is still checked: not earlier than now.
+    await expect(edit({ localStart: parisStart(-1), durationMinutes: 120 })).rejects.toThrow(/start in the future/)
+
+    // Ended: the studio lists it as past, and it is no longer edited (not even moved ahead).
+    await clockToMinutesBefore(id, -121)
+    expect((await teacher.live.studio()).sessions.find((s) => s.id === id)?.past).toBe(true)
+    await expect(edit({ durationMinutes: 120 })).rejects.toMatchObject({ code: 'CONFLICT', message: /has ended/ })
+    await expect(edit({ localStart: parisStart(5) })).rejects.toThrow(/has ended/)
+    // Scheduling still asks for a start ahead.
+    await expect(schedule(instructor, { courseId: COURSE, localStart: parisStart(-1) })).rejects.toThrow(
+      /start in the future/,
+    )
+  })
+})
+
 describe('a course never on sale', () => {
   it('its sessions are its instructors’ and staff’s: Premium members and grant holders neither see, register nor join', async () => {
     const creator = await createUser(site.db, { firstName: 'Sally', lastName: 'Secret' })
