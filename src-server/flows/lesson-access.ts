@@ -19,7 +19,9 @@ export interface CourseForAccess {
 }
 export type AccessUser = { id: string; role: Role } | null
 
-const NEVER_ON_SALE = new Set<CourseStatus>(['draft', 'in_review', 'changes_requested'])
+/** The statuses of a course not yet put on sale, for queries that filter on them (live sessions' lists). */
+export const NEVER_ON_SALE_STATUSES: readonly CourseStatus[] = ['draft', 'in_review', 'changes_requested']
+const NEVER_ON_SALE = new Set<CourseStatus>(NEVER_ON_SALE_STATUSES)
 
 /** A course not yet put on sale (draft, in review, changes requested): only staff and its editors know of it. */
 export function neverOnSale(status: CourseStatus): boolean {

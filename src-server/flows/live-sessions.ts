@@ -2,7 +2,8 @@
 // - schedule and manage (edit, reschedule, cancel, attach the recording, read attendance): the course's instructors for
 //   their course's sessions (its host only while they teach the course), and staff editors (who alone schedule
 //   sessions for all Premium members);
-// - see and register: active Premium members (every session), buyers of a course (its sessions), staff;
+// - see and register: active Premium members (every session), buyers of a course (its sessions), staff; the sessions
+//   of a course never on sale (draft, in review, changes requested) only its instructors and staff;
 // - the join link: only through /live/<id>/join, for a member with a seat who may still see the session, from 15
 //   minutes before the start to its end; each opening is recorded (attendance).
 import type { z } from 'zod'
@@ -43,6 +44,7 @@ import {
 } from '../live/sessions.ts'
 import { utcToLocalInput, zonedToUtc } from '../live/zoned-time.ts'
 import { isPremium } from '../subscriptions/premium.ts'
+import { NEVER_ON_SALE_STATUSES, neverOnSale } from './lesson-access.ts'
 import { courseSiteUrls } from './school-domain.ts'
 
 /** The signed-in person; `staff` is false for an admin who still needs the second factor STAFF_2FA requires. */
@@ -74,6 +76,8 @@ async function canManage(db: DB, actor: LiveActor, session: { course_id: string 
 async function canSee(db: DB, actor: LiveActor, session: SessionRow) {
   if (actor.staff && isStaff(actor.role)) return true
   if (await canManage(db, actor, session)) return true
+  // A course not yet on sale is unknown to members (as in the player): neither Premium nor a grant shows its sessions.
+  if (session.course_status !== null && neverOnSale(session.course_status)) return false
   if (await isPremium(db, actor)) return true
   return session.course_id !== null && (await ownedCourseIds(db, actor.id)).includes(session.course_id)
 }
@@ -91,9 +95,11 @@ async function managed(db: DB, actor: LiveActor, id: string) {
   return session
 }
 
-function fieldsOf(input: z.output<typeof createSessionInput>): SessionFields {
+/** The form's fields; a new start (any on scheduling, a changed one on edit) must be in the future. */
+function fieldsOf(input: z.output<typeof createSessionInput>, current?: { starts_at: Date }): SessionFields {
   const startsAt = zonedToUtc(input.localStart, input.timeZone)
-  if (startsAt.getTime() <= clock.nowMs()) {
+  const unchanged = current !== undefined && current.starts_at.getTime() === startsAt.getTime()
+  if (!unchanged && startsAt.getTime() <= clock.nowMs()) {
     throw new DomainError('invalid', 'Choose a start in the future', { field: 'localStart' })
   }
   return {
@@ -123,15 +129,20 @@ export async function scheduleSession(db: DB, actor: LiveActor, input: z.output<
   return { id }
 }
 
-/** New details; a moved session sends every seat holder the update (SEQUENCE raised), newly seated members their invitation. */
+/**
+ * New details; a moved session sends every seat holder the update (SEQUENCE raised), newly seated members their
+ * invitation. A session under way keeps its start or moves it to the future (its link or length can be fixed while it
+ * runs); an ended one is no longer edited, as the studio shows it.
+ */
 export async function editSession(
   db: DB,
   actor: LiveActor,
   input: z.output<typeof updateSessionInput>,
   publicUrl: string,
 ) {
-  await managed(db, actor, input.sessionId)
-  const fields = fieldsOf(input)
+  const session = await managed(db, actor, input.sessionId)
+  if (endsAt(session).getTime() <= clock.nowMs()) throw new DomainError('conflict', LIVE_MESSAGES.ended)
+  const fields = fieldsOf(input, session)
   return db.transaction().execute(async (trx) => {
     const { moved, promoted } = await updateSession(trx, input.sessionId, fields)
     if (moved) {
@@ -233,8 +244,15 @@ export async function liveSessionsPage(db: DB, actor: LiveActor) {
   const courseIds = everything
     ? ('all' as const)
     : [...new Set([...(await ownedCourseIds(db, actor.id, now)), ...taught.map((row) => row.course_id)])]
+  // Members see no session of a course never on sale, but for the courses they teach; staff see them all.
+  const hidden =
+    actor.staff && isStaff(actor.role)
+      ? undefined
+      : { courseStatuses: NEVER_ON_SALE_STATUSES, exceptCourseIds: taught.map((row) => row.course_id) }
   const [upcoming, past] = await Promise.all(
-    [false, true].map((pastOnes) => listSessions(db, { courseIds, premiumWide: everything, past: pastOnes, now })),
+    [false, true].map((pastOnes) =>
+      listSessions(db, { courseIds, premiumWide: everything, past: pastOnes, now, hidden }),
+    ),
   )
   const all = [...(upcoming ?? []), ...(past ?? [])]
   const ids = all.map((row) => row.id)

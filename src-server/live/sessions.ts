@@ -1,7 +1,7 @@
 // Live sessions (issue 34): the only writer of live_sessions, live_registrations and live_attendance. Who may do
 // what is the flow's (flows/live-sessions.ts); this module keeps the seats right.
 import { sql } from 'kysely'
-import type { LiveRegistrationStatus } from '../../db/types.ts'
+import type { CourseStatus, LiveRegistrationStatus } from '../../db/types.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
@@ -38,7 +38,7 @@ export function findSession(db: DB, id: string) {
     .selectFrom('live_sessions as s')
     .leftJoin('courses as c', 'c.id', 's.course_id')
     .select(SESSION_COLUMNS)
-    .select(['c.title as course_title'])
+    .select(['c.title as course_title', 'c.status as course_status'])
     .where('s.id', '=', id)
     .executeTakeFirst()
 }
@@ -263,10 +263,20 @@ export async function myStatuses(db: DB, userId: string, ids: string[]) {
   return new Map(rows.map((row) => [row.session_id, row.status]))
 }
 
-/** Sessions in a window of time, optionally only some courses' and the Premium-wide ones. */
+/**
+ * Sessions in a window of time, optionally only some courses' and the Premium-wide ones; `hidden` leaves out the
+ * sessions of courses in those statuses, but for the courses it names.
+ */
 export function listSessions(
   db: DB,
-  filter: { courseIds?: string[] | 'all'; premiumWide: boolean; hostId?: string; past: boolean; now: Date },
+  filter: {
+    courseIds?: string[] | 'all'
+    premiumWide: boolean
+    hostId?: string
+    past: boolean
+    now: Date
+    hidden?: { courseStatuses: readonly CourseStatus[]; exceptCourseIds: string[] }
+  },
 ) {
   let query = db
     .selectFrom('live_sessions as s')
@@ -292,6 +302,16 @@ export function listSessions(
         ...(filter.premiumWide ? [eb('s.course_id', 'is', null)] : []),
         ...(courseIds.length > 0 ? [eb('s.course_id', 'in', courseIds)] : []),
         eb.val(false),
+      ]),
+    )
+  }
+  if (filter.hidden && filter.hidden.courseStatuses.length > 0) {
+    const { courseStatuses, exceptCourseIds } = filter.hidden
+    query = query.where((eb) =>
+      eb.or([
+        eb('s.course_id', 'is', null),
+        eb('c.status', 'not in', [...courseStatuses]),
+        ...(exceptCourseIds.length > 0 ? [eb('s.course_id', 'in', exceptCourseIds)] : []),
       ]),
     )
   }

@@ -55,7 +55,10 @@ export function offsetMinutesAt(zone: string, instantMs: number): number {
 
 /**
  * The instant a wall-clock time ('2026-12-10T18:00') is in `zone`. A time skipped by a clock change (02:30 on the
- * night clocks go forward) is read with the offset before the change, as calendars do.
+ * night clocks go forward) is read with the offset before the change, as calendars do (RFC 5545): 02:30 in New York
+ * on 2026-03-08 is 02:30 EST, the instant the clocks show 03:30 EDT. A time shown twice (clocks going back) is read
+ * with the offset the first guess finds: the first occurrence west of UTC, the second east of it (RFC 5545 reads the
+ * first; tests/unit/zoned-time.test.ts pins what it is).
  */
 export function zonedToUtc(local: string, zone: string): Date {
   const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/.exec(local)
@@ -65,7 +68,12 @@ export function zonedToUtc(local: string, zone: string): Date {
   const first = offsetMinutesAt(zone, guess)
   const candidate = guess - first * 60_000
   const second = offsetMinutesAt(zone, candidate)
-  return new Date(second === first ? candidate : guess - second * 60_000)
+  if (second === first) return new Date(candidate)
+  const other = guess - second * 60_000
+  if (offsetMinutesAt(zone, other) === second) return new Date(other)
+  // Neither offset shows this wall clock: the clocks skipped it going forward, so the offset before the change is the
+  // smaller of the two (on either side of UTC: which one the first guess finds depends on the zone's sign).
+  return new Date(guess - Math.min(first, second) * 60_000)
 }
 
 /** '2026-12-10T18:00': the wall clock of an instant in `zone` (for the edit form). */

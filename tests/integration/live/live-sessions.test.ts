@@ -11,6 +11,7 @@ import { advanceClock, now, resetClock } from '../../../src-server/kernel/clock.
 import { utcToLocalInput } from '../../../src-server/live/zoned-time.ts'
 import { callerAs, createSessionToken, createUser, type TestUser } from '../../support/factories.ts'
 import { buyerOfCourse, premiumMember } from '../../support/learning.ts'
+import { studioCourseOf } from '../../support/studio.ts'
 import { serveForThisFile } from '../../support/test-server.ts'
 
 const site = serveForThisFile()
@@ -335,5 +336,124 @@ describe('joining, attendance and the reminder', () => {
     await clockToMinutesBefore(id, 30)
     await sendLiveReminders(site.db, 'http://localhost:3000')
     expect(await mails(member.email, 'live_reminder')).toHaveLength(2)
+  })
+})
+
+describe('a session under way', () => {
+  it('keeps its start while the host fixes the link or lengthens it; a new start must be ahead; ended, it stays put', async () => {
+    const member = await createUser(site.db, { firstName: 'Una' })
+    await buyerOfCourse(site.db, COURSE, member)
+    const localStart = parisStart(2)
+    const { id } = await schedule(instructor, { courseId: COURSE, localStart })
+    await (await as(member)).live.register({ sessionId: id })
+    await clockToMinutesBefore(id, -10)
+    const teacher = await as(instructor)
+    const edit = (changes: { localStart?: string; durationMinutes?: number; joinUrl?: string }) =>
+      teacher.live.update({
+        sessionId: id,
+        title: 'Office hours',
+        description: 'Bring your questions',
+        localStart,
+        timeZone: 'Europe/Paris',
+        durationMinutes: 60,
+        capacity: 50,
+        joinUrl: 'https://meet.example.com/abc-defg',
+        ...changes,
+      })
+
+    // Ten minutes in, the studio still offers the edit: the same start with a fixed link is saved, no update mailed.
+    const mine = (await teacher.live.studio()).sessions.find((s) => s.id === id)
+    expect(mine).toMatchObject({ past: false, cancelled: false, localStart })
+    expect(await edit({ joinUrl: 'https://meet.example.com/fixed-link' })).toEqual({ moved: false, promoted: 0 })
+    const { joinSession } = await import('../../../src-server/flows/live-sessions.ts')
+    const actor = { id: member.id, role: member.role, staff: true }
+    expect((await joinSession(site.db, actor, id)).url).toBe('https://meet.example.com/fixed-link')
+
+    // Running over: the longer session is mailed as an update (same start, new end).
+    expect(await edit({ joinUrl: 'https://meet.example.com/fixed-link', durationMinutes: 120 })).toMatchObject({
+      moved: true,
+    })
+    const update = parse((await mails(member.email, 'live_update')).at(-1)?.calendar_ics ?? '')
+    expect(utcToLocalInput(update.event.startDate.toJSDate(), 'Europe/Paris')).toBe(localStart)
+    expect(update.event.duration.toSeconds()).toBe(120 * 60)
+    await clockToMinutesBefore(id, -90)
+    expect((await joinSession(site.db, actor, id)).url).toBe('https://meet.example.com/fixed-link')
+
+    // A changed start is still checked: not earlier than now.
+    await expect(edit({ localStart: parisStart(-1), durationMinutes: 120 })).rejects.toThrow(/start in the future/)
+
+    // Ended: the studio lists it as past, and it is no longer edited (not even moved ahead).
+    await clockToMinutesBefore(id, -121)
+    expect((await teacher.live.studio()).sessions.find((s) => s.id === id)?.past).toBe(true)
+    await expect(edit({ durationMinutes: 120 })).rejects.toMatchObject({ code: 'CONFLICT', message: /has ended/ })
+    await expect(edit({ localStart: parisStart(5) })).rejects.toThrow(/has ended/)
+    // Scheduling still asks for a start ahead.
+    await expect(schedule(instructor, { courseId: COURSE, localStart: parisStart(-1) })).rejects.toThrow(
+      /start in the future/,
+    )
+  })
+})
+
+describe('a course never on sale', () => {
+  it('its sessions are its instructors’ and staff’s: Premium members and grant holders neither see, register nor join', async () => {
+    const creator = await createUser(site.db, { firstName: 'Sally', lastName: 'Secret' })
+    const secret = await studioCourseOf(site.db, creator.id)
+    await site.db
+      .updateTable('courses')
+      .set({ title: 'Secret unreleased course', status: 'draft' })
+      .where('id', '=', secret)
+      .execute()
+    const { id } = await schedule(creator, { courseId: secret, localStart: parisStart(2) })
+    const byStaff = await schedule(editor, { courseId: secret, localStart: parisStart(3) })
+    const member = (await premiumMember(site.db)).user
+    const granted = await createUser(site.db, { firstName: 'Grace' })
+    await site.db
+      .insertInto('access_grants')
+      .values({ user_id: granted.id, kind: 'course', course_id: secret, source: 'staff', starts_at: now() })
+      .execute()
+    const ids = async (user: TestUser) => (await (await as(user)).live.list()).upcoming.map((s) => s.id)
+
+    for (const status of ['draft', 'in_review', 'changes_requested'] as const) {
+      await site.db.updateTable('courses').set({ status }).where('id', '=', secret).execute()
+      for (const outsider of [member, granted]) {
+        const page = await (await as(outsider)).live.list()
+        expect(
+          page.upcoming.map((s) => s.id),
+          status,
+        ).not.toContain(id)
+        expect(
+          page.upcoming.map((s) => s.id),
+          status,
+        ).not.toContain(byStaff.id)
+        expect(JSON.stringify(page)).not.toContain('Secret unreleased course')
+        await expect((await as(outsider)).live.register({ sessionId: id }), status).rejects.toMatchObject({
+          code: 'NOT_FOUND',
+        })
+      }
+      // Its instructor and staff see both sessions.
+      expect(await ids(creator)).toEqual(expect.arrayContaining([id, byStaff.id]))
+      expect(await ids(editor)).toEqual(expect.arrayContaining([id, byStaff.id]))
+    }
+    expect(await mails(member.email, 'live_invitation')).toEqual([])
+
+    // A seat taken before (or written in) gives no way in: the join route refuses it.
+    await site.db
+      .insertInto('live_registrations')
+      .values({ session_id: id, user_id: member.id, status: 'registered', requested_at: now() })
+      .execute()
+    await clockToMinutesBefore(id, 5)
+    const { token } = await createSessionToken(site.db, member.id)
+    const response = await fetch(`${site.baseUrl}/live/${id}/join`, {
+      headers: { cookie: `${SESSION_COOKIE}=${token}` },
+      redirect: 'manual',
+    })
+    expect(response.status).toBe(303)
+    expect(response.headers.get('location')).toBe('/live?join=no-access')
+    expect(await (await as(creator)).live.attendance({ sessionId: id })).toEqual([])
+
+    // Put on sale, the course's sessions show to Premium like any other course's.
+    await site.db.updateTable('courses').set({ status: 'published' }).where('id', '=', secret).execute()
+    expect(await ids(member)).toContain(id)
+    expect(await ids(granted)).toContain(id)
   })
 })
