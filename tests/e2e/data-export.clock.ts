@@ -50,5 +50,13 @@ test('a customer downloads their data: the ZIP holds their invoice and their pro
   expect(pdf && strFromU8(pdf.slice(0, 5))).toBe('%PDF-')
   const learning = JSON.parse(strFromU8(files['learning.json'] as Uint8Array))
   expect(learning.access.map((grant: { course_id: string }) => grant.course_id)).toContain(course.id)
-  expect(Object.keys(learning)).toEqual(['progress', 'completions', 'certificates', 'access', 'quizAttempts'])
+  expect(Object.keys(learning)).toEqual([
+    'progress',
+    'completions',
+    'certificates',
+    'access',
+    'quizAttempts',
+    'premiumWatchTime',
+    'postsReported',
+  ])
 })
