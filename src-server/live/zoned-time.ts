@@ -54,27 +54,29 @@ export function offsetMinutesAt(zone: string, instantMs: number): number {
 }
 
 /**
- * The instant a wall-clock time ('2026-12-10T18:00') is in `zone`. A time skipped by a clock change (02:30 on the
- * night clocks go forward) is read with the offset before the change, as calendars do (RFC 5545): 02:30 in New York
- * on 2026-03-08 is 02:30 EST, the instant the clocks show 03:30 EDT. A time shown twice (clocks going back) is read
- * with the offset the first guess finds: the first occurrence west of UTC, the second east of it (RFC 5545 reads the
- * first; tests/unit/zoned-time.test.ts pins what it is).
+ * The instant a wall-clock time ('2026-12-10T18:00') is in `zone`, read as calendars read the invitation's local
+ * start (RFC 5545 §3.3.5): a time shown twice (clocks going back) is its first occurrence, and a time skipped by a
+ * clock change (02:30 on the night clocks go forward) is read with the offset before the change: 02:30 in New York on
+ * 2026-03-08 is 02:30 EST, the instant the clocks show 03:30 EDT. So the server's start is the calendar's, everywhere.
  */
 export function zonedToUtc(local: string, zone: string): Date {
   const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/.exec(local)
   if (!match) throw new RangeError('Expected YYYY-MM-DDTHH:mm')
   const [, y, mo, d, h, mi] = match.map(Number) as number[]
   const guess = Date.UTC(y as number, (mo as number) - 1, d, h, mi)
-  const first = offsetMinutesAt(zone, guess)
-  const candidate = guess - first * 60_000
-  const second = offsetMinutesAt(zone, candidate)
-  if (second === first) return new Date(candidate)
-  const other = guess - second * 60_000
-  if (offsetMinutesAt(zone, other) === second) return new Date(other)
-  // Neither offset shows this wall clock: the clocks skipped it going forward, so the offset before the change is the
-  // smaller of the two (on either side of UTC: which one the first guess finds depends on the zone's sign).
-  return new Date(guess - Math.min(first, second) * 60_000)
+  // The offsets in force within a day either side (every zone's offset is under 15 hours, and a clock change moves it
+  // by hours at most): each that shows this wall clock gives one reading of it.
+  const offsets = [...new Set(NEARBY_HOURS.map((hours) => offsetMinutesAt(zone, guess + hours * 3_600_000)))]
+  const readings = offsets
+    .map((offset) => guess - offset * 60_000)
+    .filter((instant) => offsetMinutesAt(zone, instant) * 60_000 === guess - instant)
+  if (readings.length > 0) return new Date(Math.min(...readings))
+  // No offset shows it: the clocks skipped it going forward, so it is read with the offset before the change (the
+  // smaller one, on either side of UTC).
+  return new Date(guess - Math.min(...offsets) * 60_000)
 }
+
+const NEARBY_HOURS = [-24, -18, -12, -6, 0, 6, 12, 18, 24]
 
 /** '2026-12-10T18:00': the wall clock of an instant in `zone` (for the edit form). */
 export function utcToLocalInput(instant: Date, zone: string): string {

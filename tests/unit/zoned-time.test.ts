@@ -57,15 +57,15 @@ describe('a start the clocks skip (spring forward)', () => {
   })
 })
 
-describe('a start the clocks show twice (fall back): as before', () => {
-  // Zones west of UTC read the first occurrence, zones east of it the second (how the first guess falls).
+describe('a start the clocks show twice (fall back): its first occurrence, as calendars read it', () => {
+  // RFC 5545 §3.3.5: a local time that occurs twice refers to the first occurrence, on either side of UTC.
   const overlaps: [string, string, string][] = [
     ['America/New_York', '2026-11-01T01:30', '2026-11-01T05:30:00.000Z'],
     ['America/Los_Angeles', '2026-11-01T01:30', '2026-11-01T08:30:00.000Z'],
-    ['Europe/London', '2026-10-25T01:30', '2026-10-25T01:30:00.000Z'],
-    ['Europe/Paris', '2026-10-25T02:30', '2026-10-25T01:30:00.000Z'],
-    ['Australia/Sydney', '2026-04-05T02:30', '2026-04-04T16:30:00.000Z'],
-    ['Pacific/Auckland', '2026-04-05T02:30', '2026-04-04T14:30:00.000Z'],
+    ['Europe/London', '2026-10-25T01:30', '2026-10-25T00:30:00.000Z'],
+    ['Europe/Paris', '2026-10-25T02:30', '2026-10-25T00:30:00.000Z'],
+    ['Australia/Sydney', '2026-04-05T02:30', '2026-04-04T15:30:00.000Z'],
+    ['Pacific/Auckland', '2026-04-05T02:30', '2026-04-04T13:30:00.000Z'],
   ]
 
   it.each(overlaps)('%s %s', (zone, local, instant) => {
