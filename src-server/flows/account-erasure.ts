@@ -22,6 +22,7 @@ import {
   dueErasures,
   dueStripeDeletions,
   lockDueDeletion,
+  lockForErasure,
   markErased,
   markStripeDeleted,
 } from '../privacy/deletions.ts'
@@ -118,6 +119,8 @@ export async function eraseAccount(
 ) {
   const files = await deps.db.transaction().execute(async (trx) => {
     if (!(await lockDueDeletion(trx, userId, now))) return null
+    // Sales crediting them finish first (their earnings then block the erasure); later ones find them erased.
+    await lockForErasure(trx, userId)
     // Still blocked (earnings credited during the cool-off): wait; the next run tries again.
     if ((await deletionBlockers(trx, userId)).length > 0) return null
     const person = await trx

@@ -7,7 +7,7 @@ import { courseOwners } from '../catalog/creator-courses.ts'
 import { courseShares } from '../creators/course-instructors.ts'
 import { recordSale, releaseDueHolds } from '../earnings/shares.ts'
 import type { DB } from '../kernel/db.ts'
-import { erasedAmong } from '../privacy/deletions.ts'
+import { erasedAmong, holdAgainstErasure } from '../privacy/deletions.ts'
 import { currentSubscription } from '../subscriptions/premium.ts'
 
 export interface PaidLines {
@@ -27,6 +27,20 @@ export interface PaidLines {
 }
 
 const DAY_MS = 86_400_000
+
+/**
+ * Holds the creators the paid course lines credit (owners and co-instructors) against their erasure until the
+ * payment commits (privacy/deletions.ts holdAgainstErasure): first thing in the payment, before any course row is
+ * locked, so the sale and an erasure always meet in the same order.
+ */
+export async function holdCreatorsOfLines(trx: DB, lines: PaidLines['lines']): Promise<void> {
+  const courseIds = lines.flatMap((line) => (line.kind === 'course' && line.course_id ? [line.course_id] : []))
+  if (courseIds.length === 0) return
+  const owners = await courseOwners(trx, courseIds)
+  const instructors = await courseShares(trx, courseIds)
+  const people = [...owners.values(), ...[...instructors.values()].flat().map((share) => share.userId)]
+  await holdAgainstErasure(trx, people)
+}
 
 /** Credits the owners of the paid course lines; idempotent per line. Returns how many lines were credited. */
 export async function creditCreatorSales(trx: DB, order: PaidLines): Promise<number> {

@@ -14,7 +14,7 @@ import { sendReceipt } from '../orders/receipt.ts'
 import { listOrderLines } from '../orders/repository.ts'
 import { canTransition, isPaidStatus, moveOrder } from '../orders/transitions.ts'
 import { openServiceOrders } from '../service-orders/open.ts'
-import { creditCreatorSales } from './creator-earnings.ts'
+import { creditCreatorSales, holdCreatorsOfLines } from './creator-earnings.ts'
 import { grantForPaidOrder } from './grant-paid-order.ts'
 import { brandOfOrderLines } from './school-domain.ts'
 import { emitBundlesPaid, emitCourseEvent } from './webhook-events.ts'
@@ -53,6 +53,7 @@ export async function markPaid(db: DB, orderId: string, payment: Payment): Promi
     const captured = payment.capturedMinor ?? order.total_minor
     const tax = payment.taxMinor ?? 0
     const lines = await listOrderLines(trx, order.id)
+    await holdCreatorsOfLines(trx, lines)
     // The order's total becomes what was taken when Stripe added tax, or when a plan line in its free trial took
     // nothing (decision 0089); an untaxed order otherwise keeps its own total.
     const total = tax > 0 || lines.some((line) => line.free_trial) ? captured : order.total_minor

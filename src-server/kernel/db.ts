@@ -24,6 +24,14 @@ export async function lockKeyForTransaction(trx: DB, key: string): Promise<void>
   await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx)
 }
 
+/**
+ * The key's shared form, to the transaction's end: many transactions hold it at once, and one taking it with
+ * lockKeyForTransaction waits for them all (and they for it).
+ */
+export async function lockKeySharedForTransaction(trx: DB, key: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock_shared(hashtextextended(${key}, 0))`.execute(trx)
+}
+
 export interface DatabaseHandle {
   db: DB
   kind: 'pglite' | 'postgres'

@@ -2,7 +2,7 @@
 // deletion job reminds the person the day before, then erases the account (flows/account-deletion.ts) and marks the
 // row erased. Cancelling removes the row. One row per person (the primary key): asking twice keeps the first date.
 import { ACCOUNT_DELETION_COOL_OFF_MS, ACCOUNT_DELETION_REMINDER_MS } from '../../src-shared/retention.ts'
-import type { DB } from '../kernel/db.ts'
+import { type DB, lockKeyForTransaction, lockKeySharedForTransaction } from '../kernel/db.ts'
 
 export interface DeletionRow {
   requested_at: Date
@@ -100,6 +100,22 @@ export async function erasedAmong(db: DB, userIds: readonly string[]): Promise<S
     .where('erased_at', 'is not', null)
     .execute()
   return new Set(rows.map((row) => row.user_id))
+}
+
+const erasureKey = (userId: string) => `account-erasure:${userId}`
+
+/**
+ * A sale about to credit these people holds them against their erasure until it commits (a shared lock, in id order:
+ * sales never wait for one another). Without it a sale and the erasure each read the other's state from before it:
+ * the erasure found no earnings yet, the sale no erasure yet, and an erased account was credited.
+ */
+export async function holdAgainstErasure(trx: DB, userIds: readonly string[]): Promise<void> {
+  for (const userId of [...new Set(userIds)].sort()) await lockKeySharedForTransaction(trx, erasureKey(userId))
+}
+
+/** The erasure takes the person alone: it waits for the sales crediting them, and later ones wait for it. */
+export async function lockForErasure(trx: DB, userId: string): Promise<void> {
+  await lockKeyForTransaction(trx, erasureKey(userId))
 }
 
 export async function markErased(db: DB, userId: string, now: Date) {
