@@ -199,9 +199,8 @@ export async function registerForSession(db: DB, actor: LiveActor, sessionId: st
     // A full session first frees the seats of holders whose Premium or course has ended since they registered.
     const seats = (await seatCounts(trx, [sessionId])).get(sessionId)
     if ((seats?.registered ?? 0) >= session.capacity) await releaseLapsedSeats(trx, session, publicUrl)
-    const before = await registrationOf(trx, sessionId, actor.id)
-    const status = await register(trx, sessionId, actor.id)
-    if (before?.status !== status) {
+    const { status, changed } = await register(trx, sessionId, actor.id)
+    if (changed) {
       if (status === 'registered') await sendInvitation(trx, sessionId, actor.id, 'invitation', publicUrl)
       else await sendWaitlisted(trx, sessionId, actor.id, publicUrl)
     }

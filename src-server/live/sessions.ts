@@ -188,13 +188,18 @@ async function fillSeats(trx: DB, id: string): Promise<string[]> {
  * A seat, or a place on the waitlist when every seat is taken. The session's row is locked first, so registrations at
  * the last seat take turns and the capacity is never passed (tests/integration/live/live-race.test.ts).
  */
-export async function register(trx: DB, id: string, userId: string): Promise<LiveRegistrationStatus> {
+export async function register(
+  trx: DB,
+  id: string,
+  userId: string,
+): Promise<{ status: LiveRegistrationStatus; changed: boolean }> {
   const session = await lockSession(trx, id)
   if (session.cancelled_at) throw new DomainError('conflict', 'This session was cancelled')
   const ends = session.starts_at.getTime() + session.duration_minutes * 60_000
   if (ends <= clock.nowMs()) throw new DomainError('conflict', 'This session has ended')
+  // Read under the session's lock: of two requests at once, the second finds the first's place and changes nothing.
   const current = await registrationOf(trx, id, userId)
-  if (current && current.status !== 'cancelled') return current.status
+  if (current && current.status !== 'cancelled') return { status: current.status, changed: false }
   const status: LiveRegistrationStatus = (await seatsTaken(trx, id)) < session.capacity ? 'registered' : 'waitlisted'
   await trx
     .insertInto('live_registrations')
@@ -205,7 +210,7 @@ export async function register(trx: DB, id: string, userId: string): Promise<Liv
         .doUpdateSet({ status, requested_at: clock.now(), cancelled_at: null, reminded_at: null }),
     )
     .execute()
-  return status
+  return { status, changed: true }
 }
 
 /** Gives up a seat or a waitlist place; a freed seat goes to the oldest waitlisted request (returned). */

@@ -55,4 +55,38 @@ describe('registering at capacity', () => {
     expect(rows.filter((r) => r.status === 'registered')).toHaveLength(1)
     expect(rows.filter((r) => r.status === 'waitlisted')).toHaveLength(2)
   })
+  raceIt('one member registering twice at once gets one seat and one invitation', async () => {
+    const db = database.db
+    const editor = await createUser(db, { role: 'editor' })
+    const day = new Date(now().getTime() + 5 * 86_400_000).toISOString().slice(0, 10)
+    const { id } = await scheduleSession(
+      db,
+      { id: editor.id, role: 'editor', staff: true },
+      {
+        title: 'Premium double click',
+        description: '',
+        localStart: `${day}T18:00`,
+        timeZone: 'UTC',
+        durationMinutes: 60,
+        capacity: 5,
+        joinUrl: 'https://meet.example.com/twice',
+      },
+    )
+    const { user } = await premiumMember(db)
+    const actor = { id: user.id, role: 'customer' as const, staff: true }
+    const results = await whileHeld(
+      db,
+      (trx) => sql`select 1 from live_sessions where id = ${id} for update`.execute(trx),
+      () => Promise.allSettled([1, 2].map(() => registerForSession(db, actor, id, 'http://localhost:3000'))),
+      { waiters: 2 },
+    )
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled'])
+    const invitations = await db
+      .selectFrom('mail_outbox')
+      .select('kind')
+      .where('to_address', '=', user.email)
+      .where('kind', '=', 'live_invitation')
+      .execute()
+    expect(invitations).toHaveLength(1)
+  })
 })
