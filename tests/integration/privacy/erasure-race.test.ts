@@ -44,11 +44,7 @@ describe('erasure and a sale at once', () => {
       () => eraseAccount(deps, creator.id),
       { waiters: 1, maxMs: 3000 },
     )
-    const shares = await db()
-      .selectFrom('earning_shares')
-      .select('creator_id')
-      .where('order_id', '=', order)
-      .execute()
+    const shares = await db().selectFrom('earning_shares').select('creator_id').where('order_id', '=', order).execute()
     // Credited to a live account: the erasure did not run, the earnings block it until they are paid out.
     expect(shares).toEqual([{ creator_id: creator.id }])
     expect(erased).toBe(false)
