@@ -20,24 +20,31 @@ afterAll(async () => {
   await database?.close()
 })
 
+/** A Premium session in five days with this many seats, scheduled by an editor. */
+async function sessionFor(capacity: number) {
+  const db = database.db
+  const editor = await createUser(db, { role: 'editor' })
+  const day = new Date(now().getTime() + 5 * 86_400_000).toISOString().slice(0, 10)
+  const { id } = await scheduleSession(
+    db,
+    { id: editor.id, role: 'editor', staff: true },
+    {
+      title: 'Premium Q&A',
+      description: '',
+      localStart: `${day}T18:00`,
+      timeZone: 'UTC',
+      durationMinutes: 60,
+      capacity,
+      joinUrl: 'https://meet.example.com/race',
+    },
+  )
+  return id
+}
+
 describe('registering at capacity', () => {
   raceIt('3 members registering at once for the last seat: 1 seated, 2 waitlisted', async () => {
     const db = database.db
-    const editor = await createUser(db, { role: 'editor' })
-    const day = new Date(now().getTime() + 5 * 86_400_000).toISOString().slice(0, 10)
-    const { id } = await scheduleSession(
-      db,
-      { id: editor.id, role: 'editor', staff: true },
-      {
-        title: 'Premium Q&A',
-        description: '',
-        localStart: `${day}T18:00`,
-        timeZone: 'UTC',
-        durationMinutes: 60,
-        capacity: 1,
-        joinUrl: 'https://meet.example.com/race',
-      },
-    )
+    const id = await sessionFor(1)
     const members = await Promise.all(Array.from({ length: 3 }, () => premiumMember(db)))
     const results = await whileHeld(
       db,
@@ -57,21 +64,7 @@ describe('registering at capacity', () => {
   })
   raceIt('one member registering twice at once gets one seat and one invitation', async () => {
     const db = database.db
-    const editor = await createUser(db, { role: 'editor' })
-    const day = new Date(now().getTime() + 5 * 86_400_000).toISOString().slice(0, 10)
-    const { id } = await scheduleSession(
-      db,
-      { id: editor.id, role: 'editor', staff: true },
-      {
-        title: 'Premium double click',
-        description: '',
-        localStart: `${day}T18:00`,
-        timeZone: 'UTC',
-        durationMinutes: 60,
-        capacity: 5,
-        joinUrl: 'https://meet.example.com/twice',
-      },
-    )
+    const id = await sessionFor(5)
     const { user } = await premiumMember(db)
     const actor = { id: user.id, role: 'customer' as const, staff: true }
     const results = await whileHeld(
