@@ -15,7 +15,7 @@ type Log = { warn: (details: object, message: string) => void }
 import type { FileStorage } from '../storage/storage.ts'
 import { courseHasPurchases } from './course-purchases.ts'
 import { closePendingSubmission } from './course-review.ts'
-import { assertPublishingSlot, creatorStanding } from './creator-standing.ts'
+import { assertPublishingSlot, creatorStanding, lockPublishingSlots } from './creator-standing.ts'
 
 export const HELD_COURSE_MESSAGE = 'Learners hold this course, so it cannot be deleted: unpublish it instead'
 
@@ -59,10 +59,15 @@ export async function republishCourse(
   if (await hasPendingChanges(db, courseId)) {
     throw new DomainError('precondition', 'This course has edits waiting for review: submit it for review instead')
   }
-  assertPublishingSlot(await creatorStanding(db, userId, overrides, now))
-  if (!(await moveCourseStatus(db, courseId, ['unpublished'], 'published', now))) {
-    throw new DomainError('conflict', 'Only an unpublished course can be republished')
-  }
+  // The slot check and the move commit together under the owner's slot lock: two republishes at once would
+  // otherwise both see the last free slot.
+  await db.transaction().execute(async (trx) => {
+    await lockPublishingSlots(trx, userId)
+    assertPublishingSlot(await creatorStanding(trx, userId, overrides, now))
+    if (!(await moveCourseStatus(trx, courseId, ['unpublished'], 'published', now))) {
+      throw new DomainError('conflict', 'Only an unpublished course can be republished')
+    }
+  })
   return { status: 'published' as const }
 }
 

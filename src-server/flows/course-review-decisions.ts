@@ -18,7 +18,7 @@ import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { enqueueMail } from '../mail/outbox.ts'
-import { creatorStanding } from './creator-standing.ts'
+import { creatorStanding, lockPublishingSlots } from './creator-standing.ts'
 
 export const REVIEW_APPROVED_MAIL = 'course-review-approved'
 export const REVIEW_CHANGES_MAIL = 'course-review-changes'
@@ -69,9 +69,13 @@ export async function approveSubmission(
   now = clock.now(),
 ) {
   const { submission, course } = await pendingOrRefuse(db, submissionId)
-  if (submission.kind === 'first') await assertOwnerSlot(db, course.owner_id, options.overrides, now)
   const owner = await ownerOf(db, course.owner_id)
   return db.transaction().execute(async (trx) => {
+    // Under the owner's slot lock, as republishing and submitting take it, so no two fill the last slot.
+    if (submission.kind === 'first') {
+      await lockPublishingSlots(trx, course.owner_id)
+      await assertOwnerSlot(trx, course.owner_id, options.overrides, now)
+    }
     if (!(await closeSubmission(trx, submissionId, 'approved', actor.id, [], now))) {
       throw new DomainError('conflict', 'This submission was already decided or withdrawn')
     }

@@ -23,7 +23,7 @@ import { lessonsWithVideoProcessing } from '../creators/upload-rows.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
-import { type CreatorStanding, creatorStanding, NO_PLAN_MESSAGE } from './creator-standing.ts'
+import { type CreatorStanding, creatorStanding, lockPublishingSlots, NO_PLAN_MESSAGE } from './creator-standing.ts'
 
 const FIRST_FROM: CourseStatus[] = ['draft', 'changes_requested', 'unpublished']
 
@@ -152,12 +152,16 @@ export async function submitForReview(
   now = clock.now(),
 ) {
   await assertCourseRole(db, userId, courseId)
-  const { course, draft, lessons, next, checklist } = await judge(db, courseId, overrides, now)
-  if (!next.kind) throw new DomainError('conflict', next.reason)
-  const missing = checklist.find((item) => !item.done)
-  if (missing) throw new DomainError('precondition', missing.detail)
-  const kind = next.kind
+  const first = await judge(db, courseId, overrides, now)
   return db.transaction().execute(async (trx) => {
+    // Judged again under the owner's slot lock, in the transaction that writes: two submissions at once would
+    // otherwise both see the last free publishing slot.
+    await lockPublishingSlots(trx, first.course.owner_id)
+    const { course, draft, lessons, next, checklist } = await judge(trx, courseId, overrides, now)
+    if (!next.kind) throw new DomainError('conflict', next.reason)
+    const missing = checklist.find((item) => !item.done)
+    if (missing) throw new DomainError('precondition', missing.detail)
+    const kind = next.kind
     const changes =
       kind === 'first'
         ? { fromStatus: course.status }

@@ -11,7 +11,7 @@ import {
 import { countPublishingSlotsUsed } from '../catalog/creator-courses.ts'
 import { limitsFor, storageUsedBytes } from '../creators/limits.ts'
 import * as clock from '../kernel/clock.ts'
-import type { DB } from '../kernel/db.ts'
+import { type DB, lockKeyForTransaction } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { currentSubscription } from '../subscriptions/premium.ts'
 
@@ -103,4 +103,17 @@ export async function assertPlanIncludes(db: DB, ownerId: string, feature: Creat
     const plan = feature === 'customDomain' ? 'Pro or Enterprise' : 'Enterprise'
     throw new DomainError('precondition', `${FEATURE_NAMES[feature]} comes with the ${plan} plan: see Pricing`)
   }
+}
+
+/**
+ * Runs the owner's publishing-slot checks and the writes that fill a slot (republish, submit, approve) one at a time:
+ * each re-reads the standing after taking the lock, so two at once can never both take the last slot.
+ */
+export async function lockPublishingSlots(trx: DB, ownerId: string): Promise<void> {
+  await lockKeyForTransaction(trx, `creator-slots:${ownerId}`)
+}
+
+/** The same for the owner's team seats: an invitation or an acceptance counts the team under this lock. */
+export async function lockTeamSeats(trx: DB, ownerId: string): Promise<void> {
+  await lockKeyForTransaction(trx, `creator-team:${ownerId}`)
 }

@@ -21,7 +21,7 @@ import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { enqueueMail } from '../mail/outbox.ts'
 import { normaliseEmail } from '../users/email.ts'
-import { type CreatorStanding, creatorStanding } from './creator-standing.ts'
+import { type CreatorStanding, creatorStanding, lockTeamSeats } from './creator-standing.ts'
 
 export interface Person {
   id: string
@@ -108,17 +108,20 @@ export async function inviteToTeam<S extends InviteScope>(
   if (existing && kind.onTeam && (await kind.onTeam.has(db, target.id, existing.id))) {
     throw new DomainError('conflict', kind.onTeam.refusal, { field: 'email' })
   }
-  const standing = await creatorStanding(db, owner.id, settings.creatorLimits, now)
-  const limit = teamSizeOf(standing)
-  if (limit === 0) throw new DomainError('precondition', words.noTeam(standing))
-  const team = await ownerTeam(db, owner.id, now)
-  if (limit !== null && !team.has(email) && team.size >= limit) {
-    throw new DomainError(
-      'precondition',
-      `Your plan allows up to ${limit} people in your team: remove someone or upgrade to Enterprise`,
-    )
-  }
   const expiresAt = await db.transaction().execute(async (trx) => {
+    // The team is counted under the owner's team lock, in the transaction that records the invitation: two
+    // invitations at once would otherwise both see the last free seat.
+    await lockTeamSeats(trx, owner.id)
+    const standing = await creatorStanding(trx, owner.id, settings.creatorLimits, now)
+    const limit = teamSizeOf(standing)
+    if (limit === 0) throw new DomainError('precondition', words.noTeam(standing))
+    const team = await ownerTeam(trx, owner.id, now)
+    if (limit !== null && !team.has(email) && team.size >= limit) {
+      throw new DomainError(
+        'precondition',
+        `Your plan allows up to ${limit} people in your team: remove someone or upgrade to Enterprise`,
+      )
+    }
     const invite = { email, invitedBy: owner.id, role: target.role }
     const { token, expiresAt } = await createInvite(trx, { scope: kind.scope, id: target.id }, invite, now)
     await enqueueMail(trx, {
@@ -180,12 +183,15 @@ export async function acceptInvite<S extends InviteScope>(
   if (isStaff(user.role)) throw new DomainError('forbidden', words.staff)
   const ownerId = await kind.ownerOf(db, invite)
   if (!ownerId) throw new DomainError('not_found', words.invalid)
-  const limit = teamSizeOf(await creatorStanding(db, ownerId, overrides, now))
-  const accepted = await ownerTeam(db, ownerId, now, { invites: false })
-  if (limit !== null && !accepted.has(normaliseEmail(user.email)) && accepted.size >= limit) {
-    throw new DomainError('precondition', words.full)
-  }
   await db.transaction().execute(async (trx) => {
+    // Counted under the owner's team lock with the claim and the join: two acceptances at once would otherwise
+    // both see the last free seat.
+    await lockTeamSeats(trx, ownerId)
+    const limit = teamSizeOf(await creatorStanding(trx, ownerId, overrides, now))
+    const accepted = await ownerTeam(trx, ownerId, now, { invites: false })
+    if (limit !== null && !accepted.has(normaliseEmail(user.email)) && accepted.size >= limit) {
+      throw new DomainError('precondition', words.full)
+    }
     if (!(await claimInvite(trx, scope, invite.id, user.id, now))) throw new DomainError('not_found', words.invalid)
     await kind.join(trx, invite, user.id)
   })
