@@ -2,8 +2,6 @@
 // real queue against a database that a test makes fail (a failover under the handler's first read) or hang (a worker
 // stuck past the job's expiry). Nothing is counted that was not POSTed, the delivery is sent exactly once when the
 // database is back, and a stuck worker that wakes up after another took the delivery over sends nothing.
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { sql } from 'kysely'
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest'
 import { type JobsTuning, type RunningJobs, startJobs } from '../../../src-server/jobs/start.ts'
@@ -15,35 +13,22 @@ import { createTestDatabase, type TestDatabase } from '../../support/db.ts'
 import { callerAs } from '../../support/factories.ts'
 import { faultyDatabase, type Statement } from '../../support/faulty-db.ts'
 import { captureLog, emptyUploads, waitUntil } from '../../support/jobs.ts'
+import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhook-receiver.ts'
 
 let database: TestDatabase
-let receiver: Server
-let receiverUrl: string
-const received: { headers: IncomingHttpHeaders; body: string }[] = []
+let receiver: WebhookReceiver
 const running: RunningJobs[] = []
 
 beforeAll(async () => {
   database = await createTestDatabase()
-  receiver = createServer((req, res) => {
-    let body = ''
-    req.setEncoding('utf8')
-    req.on('data', (chunk) => {
-      body += chunk
-    })
-    req.on('end', () => {
-      received.push({ headers: req.headers, body })
-      res.writeHead(204).end()
-    })
-  })
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve))
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`
+  receiver = await startWebhookReceiver()
 })
 afterEach(async () => {
   clock.resetClock()
   await Promise.all(running.splice(0).map((jobs) => jobs.stop()))
 })
 afterAll(async () => {
-  await new Promise((resolve) => receiver?.close(resolve))
+  await receiver?.close()
   await database?.close()
 })
 
@@ -68,7 +53,7 @@ async function testDelivery() {
   const owner = await createCreator(database.db, { plan: 'enterprise' })
   const caller = await callerAs(database.db, owner)
   const { id: endpointId } = await caller.webhooks.create({
-    url: receiverUrl,
+    url: receiver.url,
     description: 'CRM',
     eventTypes: ['order.paid'],
   } as never)
@@ -92,7 +77,7 @@ async function jobState(jobId: string) {
   return rows[0]?.state ?? 'gone'
 }
 
-const receivedOf = (eventId: string) => received.filter((message) => message.headers['webhook-id'] === eventId)
+const receivedOf = (eventId: string) => receiver.received.filter((message) => message.headers['webhook-id'] === eventId)
 
 /** The handler's first read: the delivery with its body (the relay reads ids only). */
 const handlerRead = (statement: Statement) =>

@@ -3,7 +3,7 @@
 // transaction of the change (a paid order, a refund); failures back off for 3 days, then the endpoint is disabled
 // and its owner e-mailed; replay re-sends the same message; a rotated secret and the previous one both verify for
 // 24 hours; only an Enterprise school's owner manages endpoints.
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
+import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { TRPCError } from '@trpc/server'
 import { Webhook } from 'standardwebhooks'
@@ -21,43 +21,25 @@ import { createCreator, createCreatorCourse, lapsePlan, restorePlan } from '../.
 import { createTestDatabase } from '../../support/db.ts'
 import { sell } from '../../support/earnings.ts'
 import { callerAs, createUser } from '../../support/factories.ts'
+import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhook-receiver.ts'
 
 let database: DatabaseHandle
 const db = () => database.db
 
-interface Received {
-  headers: IncomingHttpHeaders
-  body: string
-}
-let receiver: Server
-let receiverUrl: string
-const received: Received[] = []
-/** The status the receiver answers with next. */
-let answer = 204
+let receiver: WebhookReceiver
+type Received = WebhookReceiver['received'][number]
 
 beforeAll(async () => {
   database = await createTestDatabase()
-  receiver = createServer((req, res) => {
-    let body = ''
-    req.setEncoding('utf8')
-    req.on('data', (chunk) => {
-      body += chunk
-    })
-    req.on('end', () => {
-      received.push({ headers: req.headers, body })
-      res.writeHead(answer).end()
-    })
-  })
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve))
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`
+  receiver = await startWebhookReceiver()
 })
 afterAll(async () => {
-  await new Promise((resolve) => receiver?.close(resolve))
+  await receiver?.close()
   await database?.close()
 })
 afterEach(() => {
   clock.resetClock()
-  answer = 204
+  receiver.answer = 204
 })
 
 // A generous answer limit: a busy test machine must not turn a slow local answer into a failed attempt.
@@ -81,7 +63,7 @@ async function failure(promise: Promise<unknown>) {
 async function enterpriseEndpoint(eventTypes: string[] = ['order.paid', 'enrolment.granted']) {
   const owner = await createCreator(db(), { plan: 'enterprise' })
   const caller = await callerAs(db(), owner)
-  const { id, secret } = await caller.webhooks.create({ url: receiverUrl, description: 'CRM', eventTypes } as never)
+  const { id, secret } = await caller.webhooks.create({ url: receiver.url, description: 'CRM', eventTypes } as never)
   return { owner, caller, endpointId: id, secret }
 }
 
@@ -122,10 +104,10 @@ describe('signed deliveries', { timeout: 90_000 }, () => {
       data: { courseId: course.id, orderId: sale.orderId, amountMinor: 4900, learnerId: sale.buyer.id },
     })
 
-    received.length = 0
+    receiver.received.length = 0
     for (const row of paid) expect(await attemptWebhookDelivery(deps(), row.id)).toBe('delivered')
-    expect(received).toHaveLength(2)
-    for (const message of received) {
+    expect(receiver.received).toHaveLength(2)
+    for (const message of receiver.received) {
       expect(message.headers['webhook-id']).toMatch(/^msg_/)
       expect(verifies(secret, message)).toMatchObject({ data: { courseId: course.id } })
       // A wrong secret does not verify.
@@ -207,9 +189,9 @@ describe('signed deliveries', { timeout: 90_000 }, () => {
 
     // A delivery still waiting when the plan lapses is given up rather than sent.
     await lapsePlan(db(), owner.id)
-    received.length = 0
+    receiver.received.length = 0
     expect(await attemptWebhookDelivery(deps(), owed!.id)).toBe('skipped')
-    expect(received).toHaveLength(0)
+    expect(receiver.received).toHaveLength(0)
     const [row] = await pendingDeliveries(endpointId)
     expect(row?.failed_at).not.toBeNull()
   })
@@ -232,7 +214,7 @@ describe('retries', { timeout: 90_000 }, () => {
   it('back off exponentially for 3 days, then the endpoint is disabled and its owner e-mailed', async () => {
     const { owner, caller, endpointId } = await enterpriseEndpoint()
     const { deliveryId } = await caller.webhooks.sendTest({ endpointId })
-    answer = 500
+    receiver.answer = 500
     const waits: number[] = []
     let result = await attemptWebhookDelivery(deps(), deliveryId)
     while (result === 'retry') {
@@ -261,14 +243,14 @@ describe('retries', { timeout: 90_000 }, () => {
 
   it('a success in between starts the failure window again', async () => {
     const { caller, endpointId } = await enterpriseEndpoint()
-    answer = 500
+    receiver.answer = 500
     const first = await caller.webhooks.sendTest({ endpointId })
     expect(await attemptWebhookDelivery(deps(), first.deliveryId)).toBe('retry')
     await clock.advanceClock(2 * 24 * 3600)
-    answer = 200
+    receiver.answer = 200
     const second = await caller.webhooks.sendTest({ endpointId })
     expect(await attemptWebhookDelivery(deps(), second.deliveryId)).toBe('delivered')
-    answer = 500
+    receiver.answer = 500
     await clock.advanceClock(1.5 * 24 * 3600)
     const third = await caller.webhooks.sendTest({ endpointId })
     expect(await attemptWebhookDelivery(deps(), third.deliveryId)).toBe('retry')
@@ -279,7 +261,7 @@ describe('retries', { timeout: 90_000 }, () => {
 describe('enabling again', { timeout: 90_000 }, () => {
   it('starts a fresh failure window: a delivery left from before fails once without disabling the endpoint again', async () => {
     const { owner, caller, endpointId } = await enterpriseEndpoint()
-    answer = 500
+    receiver.answer = 500
     const left = await caller.webhooks.sendTest({ endpointId })
     expect(await attemptWebhookDelivery(deps(), left.deliveryId)).toBe('retry')
     // The owner disables the failing endpoint, fixes their receiver over a few days, and enables it again.
@@ -304,16 +286,16 @@ describe('replay and rotation', { timeout: 90_000 }, () => {
   it('replay sends the same message (id and body) again as a new delivery', async () => {
     const { caller, endpointId, secret } = await enterpriseEndpoint()
     const { deliveryId } = await caller.webhooks.sendTest({ endpointId })
-    received.length = 0
+    receiver.received.length = 0
     expect(await attemptWebhookDelivery(deps(), deliveryId)).toBe('delivered')
-    expect(received).toHaveLength(1)
+    expect(receiver.received).toHaveLength(1)
     const replay = await caller.webhooks.replay({ deliveryId })
     expect(replay.deliveryId).not.toBe(deliveryId)
     expect(await attemptWebhookDelivery(deps(), replay.deliveryId)).toBe('delivered')
-    expect(received).toHaveLength(2)
-    expect(received[1]?.headers['webhook-id']).toBe(received[0]?.headers['webhook-id'])
-    expect(received[1]?.body).toBe(received[0]?.body)
-    expect(verifies(secret, received[1] as Received)).toMatchObject({ type: 'webhook.test' })
+    expect(receiver.received).toHaveLength(2)
+    expect(receiver.received[1]?.headers['webhook-id']).toBe(receiver.received[0]?.headers['webhook-id'])
+    expect(receiver.received[1]?.body).toBe(receiver.received[0]?.body)
+    expect(verifies(secret, receiver.received[1] as Received)).toMatchObject({ type: 'webhook.test' })
     const log = await caller.webhooks.deliveries({ endpointId })
     expect(log.map((row) => row.isReplay)).toEqual([true, false])
   })
@@ -325,16 +307,16 @@ describe('replay and rotation', { timeout: 90_000 }, () => {
     expect(rotated).not.toBe(old)
     expect((await caller.webhooks.revealSecret({ endpointId })).secret).toBe(rotated)
 
-    received.length = 0
+    receiver.received.length = 0
     await attemptWebhookDelivery(deps(), (await caller.webhooks.sendTest({ endpointId })).deliveryId)
-    const during = received[0] as Received
+    const during = receiver.received[0] as Received
     expect(String(during.headers['webhook-signature']).split(' ')).toHaveLength(2)
     expect(verifies(old, during)).toBeTruthy()
     expect(verifies(rotated, during)).toBeTruthy()
 
     await clock.advanceClock(24 * 3600 + 60)
     await attemptWebhookDelivery(deps(), (await caller.webhooks.sendTest({ endpointId })).deliveryId)
-    const later = received[1] as Received
+    const later = receiver.received[1] as Received
     expect(verifies(rotated, later)).toBeTruthy()
     expect(() => verifies(old, later)).toThrow()
   })
@@ -344,7 +326,7 @@ describe('who may manage webhooks', { timeout: 90_000 }, () => {
   it('only an Enterprise school owner; a member is refused; another school sees nothing', async () => {
     const pro = await createCreator(db(), { plan: 'pro' })
     const asPro = await callerAs(db(), pro)
-    expect(await failure(asPro.webhooks.create({ url: receiverUrl, eventTypes: ['order.paid'] } as never))).toMatch(
+    expect(await failure(asPro.webhooks.create({ url: receiver.url, eventTypes: ['order.paid'] } as never))).toMatch(
       /^PRECONDITION_FAILED: Webhooks comes with the Enterprise plan/,
     )
     expect((await asPro.webhooks.panel()).included).toBe(false)
@@ -395,17 +377,17 @@ describe('targets (SSRF)', { timeout: 90_000 }, () => {
       expect(isPrivateAddress(address)).toBe(true)
     expect(isPrivateAddress('93.184.216.34')).toBe(false)
 
-    received.length = 0
+    receiver.received.length = 0
     const request = { messageId: 'msg_x', timestamp: new Date(), signature: 'v1,x', body: '{}' }
-    expect(await postWebhook({ ...request, url: receiverUrl }, { allowPrivate: false })).toMatchObject({
+    expect(await postWebhook({ ...request, url: receiver.url }, { allowPrivate: false })).toMatchObject({
       ok: false,
       error: 'Refused: the address is private',
     })
     // A name resolving to loopback is refused too (the connection goes only to a checked address).
     expect(
-      await postWebhook({ ...request, url: receiverUrl.replace('127.0.0.1', 'localhost') }, { allowPrivate: false }),
+      await postWebhook({ ...request, url: receiver.url.replace('127.0.0.1', 'localhost') }, { allowPrivate: false }),
     ).toMatchObject({ ok: false, error: 'Refused: the address is private' })
-    expect(received).toHaveLength(0)
+    expect(receiver.received).toHaveLength(0)
   })
 
   it('gives up on an endpoint that does not answer within the limit', async () => {
