@@ -3,6 +3,7 @@
 // refund or a dispute changes money and rights in one commit.
 //
 //   grant(trx, { userId, right, source, startsAt?, endsAt? })   idempotent per right + source
+//   grantAll(trx, inputs)                                        several at once (one payment's lines)
 //   revoke(trx, by, reason, at?)                                 by: { grantId } | { orderItemIds } | { orderId }
 //                                                                    | { subscriptionId }; only live rows change
 //   restore(trx, by, { reason? })                                undoes revocations (e.g. reason 'dispute' when a
@@ -56,6 +57,30 @@ export type GrantSelector =
  * and `created` is false; a revoked grant stays revoked (a replayed payment must not undo a refund): restore it.
  */
 export async function grant(trx: DB, input: GrantInput): Promise<{ id: string; created: boolean }> {
+  return (await grantAll(trx, [input]))[0] as { id: string; created: boolean }
+}
+
+/**
+ * Records several rights in one transaction (as `grant`, each idempotent), then follows all their course holders at
+ * once: the courses are locked together in id order, so two payments naming the same courses in another order take
+ * turns instead of deadlocking (each grant locking its own course would lock them in the lines' order).
+ */
+export async function grantAll(trx: DB, inputs: readonly GrantInput[]): Promise<{ id: string; created: boolean }[]> {
+  const results: { id: string; created: boolean }[] = []
+  const newHolders: { user_id: string; course_id: string }[] = []
+  for (const input of inputs) {
+    const result = await insertGrant(trx, input)
+    results.push(result)
+    if (result.created && input.right.kind === 'course') {
+      newHolders.push({ user_id: input.userId, course_id: input.right.courseId })
+    }
+  }
+  // students_count and the learner's review follow (holder-effects.ts), in this transaction.
+  await courseHoldersChanged(trx, newHolders)
+  return results
+}
+
+async function insertGrant(trx: DB, input: GrantInput): Promise<{ id: string; created: boolean }> {
   const { right, source } = input
   const inserted = await trx
     .insertInto('access_grants')
@@ -77,11 +102,7 @@ export async function grant(trx: DB, input: GrantInput): Promise<{ id: string; c
     .onConflict((oc) => oc.columns(['user_id', 'grant_key']).doNothing())
     .returning('id')
     .executeTakeFirst()
-  if (inserted) {
-    // students_count and the learner's review follow (holder-effects.ts), in this transaction.
-    if (right.kind === 'course') await courseHoldersChanged(trx, [{ user_id: input.userId, course_id: right.courseId }])
-    return { id: inserted.id, created: true }
-  }
+  if (inserted) return { id: inserted.id, created: true }
   const existing = await trx
     .selectFrom('access_grants')
     .select('id')

@@ -2,7 +2,7 @@
 // grant per business-service line, and per plan line a subscription (subscriptions.ts) with its Premium grant. Called by orders/ inside the payment's transaction; idempotent (a second call for the
 // same order adds nothing).
 import type { BillingCycle, CartItemKind } from '../../db/types.ts'
-import { grant } from '../access/ledger.ts'
+import { grant, grantAll } from '../access/ledger.ts'
 import type { DB } from '../kernel/db.ts'
 import { startSubscription } from '../subscriptions/repository.ts'
 import { fulfilGiftOrder } from './gift-delivery.ts'
@@ -30,23 +30,28 @@ export async function grantForPaidOrder(trx: DB, order: PaidOrder): Promise<void
   if (await fulfilGiftOrder(trx, order.orderId, order.paidAt)) return
   const fromItem = (line: PaidOrder['lines'][number]) =>
     ({ kind: 'order_item', orderId: order.orderId, orderItemId: line.id }) as const
+  // Every course line at once: their courses are locked together, in one order (access/ledger.ts grantAll).
+  const courseLines = order.lines.filter((line) => line.kind === 'course' && line.course_id)
+  const granted = await grantAll(
+    trx,
+    courseLines.map((line) => ({
+      userId: order.userId,
+      right: { kind: 'course', courseId: line.course_id as string },
+      source: fromItem(line),
+      startsAt: order.paidAt,
+    })),
+  )
+  for (const [index, line] of courseLines.entries()) {
+    if (!granted[index]?.created) continue
+    await emitCourseEvent(trx, line.course_id as string, 'enrolment.granted', {
+      learnerId: order.userId,
+      source: 'order',
+      orderId: order.orderId,
+      orderItemId: line.id,
+    })
+  }
   for (const line of order.lines) {
-    if (line.kind === 'course' && line.course_id) {
-      const { created } = await grant(trx, {
-        userId: order.userId,
-        right: { kind: 'course', courseId: line.course_id },
-        source: fromItem(line),
-        startsAt: order.paidAt,
-      })
-      if (created) {
-        await emitCourseEvent(trx, line.course_id, 'enrolment.granted', {
-          learnerId: order.userId,
-          source: 'order',
-          orderId: order.orderId,
-          orderItemId: line.id,
-        })
-      }
-    } else if (line.kind === 'service_package' && line.service_package_id) {
+    if (line.kind === 'service_package' && line.service_package_id) {
       await grant(trx, {
         userId: order.userId,
         right: { kind: 'service', servicePackageId: line.service_package_id },
