@@ -63,6 +63,13 @@ function report(label: string, { times, seconds }: { times: number[]; seconds: n
   )
 }
 
+/** A copy in random order. */
+const shuffled = <T>(items: T[]) =>
+  items
+    .map((item) => ({ item, key: Math.random() }))
+    .sort((a, b) => a.key - b.key)
+    .map(({ item }) => item)
+
 /** A tRPC mutation over HTTP that must answer 200; returns its data. */
 async function mutate(baseUrl: string, cookie: string, procedure: string, input: unknown) {
   const response = await trpcPost(baseUrl, procedure, input, { cookie })
@@ -127,53 +134,114 @@ try {
     appliesTo: 'everything',
   } as never)
 
-  // Buyers fill their carts (untimed), then start their checkouts (timed).
-  const carts = []
-  for (let i = 0; i < buyers; i++) {
-    const buyer = await createUser(db)
-    const { token } = await createSessionToken(db, buyer.id)
-    const cookie = `session=${token}`
-    for (let n = 0; n < 1 + (i % 3); n++) {
-      const course = courses[(i * 5 + n * 7) % courses.length]!
-      await mutate(server.baseUrl, cookie, 'cart.add', { kind: 'course', courseId: course.id })
+  /** New buyers with their carts filled over HTTP (untimed): a session cookie each. */
+  async function cartsOf(count: number) {
+    const cookies: string[] = []
+    for (let i = 0; i < count; i++) {
+      const buyer = await createUser(db)
+      const { token } = await createSessionToken(db, buyer.id)
+      const cookie = `session=${token}`
+      for (let n = 0; n < 1 + (i % 3); n++) {
+        const course = courses[(i * 5 + n * 7) % courses.length]!
+        await mutate(server.baseUrl, cookie, 'cart.add', { kind: 'course', courseId: course.id })
+      }
+      if (i % 4 === 0) await mutate(server.baseUrl, cookie, 'cart.add', { kind: 'bundle', bundleId: bundle.id })
+      if (i % 3 === 0) await mutate(server.baseUrl, cookie, 'cart.applyCoupon', { code: couponCode })
+      cookies.push(cookie)
     }
-    if (i % 4 === 0) await mutate(server.baseUrl, cookie, 'cart.add', { kind: 'bundle', bundleId: bundle.id })
-    if (i % 3 === 0) await mutate(server.baseUrl, cookie, 'cart.applyCoupon', { code: couponCode })
-    carts.push(cookie)
+    return cookies
   }
-  const sessionIds: string[] = []
-  const starts = await timedPool(carts, async (cookie) => {
-    const started = (await mutate(server.baseUrl, cookie, 'payments.start', { currency: 'USD', method: 'card' })) as {
-      method: string
-      url: string
-    }
-    if (started.method !== 'card') throw new Error(`expected a card checkout, got ${started.method}`)
-    sessionIds.push(new URL(started.url).pathname.split('/').pop()!)
-  })
 
-  // Stripe completes every session; its events (and a fifth again) arrive shuffled.
-  const events = sessionIds.map((id) => fake.signedEvent('checkout.session.completed', fake.completeSession(id)))
-  fake.queued.length = 0
-  const redeliveries = events.filter((_, index) => index % 5 === 0)
-  const deliveries = [...events, ...redeliveries].sort(() => Math.random() - 0.5)
-  const statuses = new Map<number, number>()
-  const webhooks = await timedPool(deliveries, async ({ payload, header }) => {
+  /** Starts each cart's card checkout (timed); the Checkout Session ids go to `sessionIds`. */
+  const startCheckouts = (cookies: string[], sessionIds: string[]) =>
+    timedPool(cookies, async (cookie) => {
+      const started = (await mutate(server.baseUrl, cookie, 'payments.start', { currency: 'USD', method: 'card' })) as {
+        method: string
+        url: string
+      }
+      if (started.method !== 'card') throw new Error(`expected a card checkout, got ${started.method}`)
+      sessionIds.push(new URL(started.url).pathname.split('/').pop()!)
+    })
+
+  /** Stripe completes the sessions: their signed events, a fifth of them twice, shuffled. */
+  function paidEvents(sessionIds: string[]) {
+    const events = sessionIds.map((id) => fake.signedEvent('checkout.session.completed', fake.completeSession(id)))
+    fake.queued.length = 0
+    const redeliveries = events.filter((_, index) => index % 5 === 0)
+    return { events, redeliveries, deliveries: [...events, ...redeliveries] }
+  }
+
+  const statuses = new Map<string, number>()
+  const count = (what: string) => statuses.set(what, (statuses.get(what) ?? 0) + 1)
+  async function deliver({ payload, header }: { payload: string; header: string }) {
     const response = await fetch(fake.webhookUrl!, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'stripe-signature': header },
       body: payload,
     })
     await response.arrayBuffer()
-    statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1)
-  })
+    count(`webhook ${response.status}`)
+  }
 
+  // 1. Sales alone.
+  const sessionIds: string[] = []
+  const starts = await startCheckouts(await cartsOf(buyers), sessionIds)
+  const firstSales = paidEvents(sessionIds)
+  const webhooks = await timedPool(shuffled(firstSales.deliveries), deliver)
   console.log(
     `Course sales on PostgreSQL: ${buyers} buyers, ${courses.length + bundleCourses.length} creator courses (a third with co-instructors, one bundle), a coupon on a third of the carts, ${concurrency} concurrent`,
   )
   report('checkout start (payments.start)', starts)
-  report(`paid webhook (${events.length} + ${redeliveries.length} again)`, webhooks)
-  console.log(`webhook statuses: ${[...statuses].map(([status, count]) => `${status} × ${count}`).join(', ')}`)
+  report(`paid webhook (${firstSales.events.length} + ${firstSales.redeliveries.length} again)`, webhooks)
+
+  // 2. More sales of the same courses while staff refund one line of each earlier order (admin.orders.refund, through
+  // Stripe): payments and refunds lock the same courses, shares and creators.
+  const admin = await createUser(db, { role: 'admin' })
+  const adminCookie = `session=${(await createSessionToken(db, admin.id)).token}`
+  const refundable = await db
+    .selectFrom('order_items as i')
+    .innerJoin('orders as o', 'o.id', 'i.order_id')
+    .distinctOn('o.id')
+    .select(['o.id as orderId', 'i.id as lineId'])
+    .where('o.stripe_session_id', 'in', sessionIds)
+    .orderBy('o.id')
+    .orderBy('i.id')
+    .execute()
+  const laterSessionIds: string[] = []
+  await startCheckouts(await cartsOf(Math.ceil(buyers / 2)), laterSessionIds)
+  const laterSales = paidEvents(laterSessionIds)
+  type Task =
+    | { kind: 'webhook'; delivery: { payload: string; header: string } }
+    | { kind: 'refund'; orderId: string; lineId: string }
+  const mixed: Task[] = shuffled([
+    ...laterSales.deliveries.map((delivery) => ({ kind: 'webhook' as const, delivery })),
+    ...refundable.map((line) => ({ kind: 'refund' as const, orderId: line.orderId, lineId: line.lineId })),
+  ])
+  const refundTimes: number[] = []
+  const webhookTimes: number[] = []
+  const mixedRun = await timedPool(mixed, async (task) => {
+    const start = performance.now()
+    if (task.kind === 'webhook') {
+      await deliver(task.delivery)
+      webhookTimes.push(performance.now() - start)
+      return
+    }
+    const response = await trpcPost(
+      server.baseUrl,
+      'admin.orders.refund',
+      { orderId: task.orderId, lineIds: [task.lineId] },
+      { cookie: adminCookie },
+    )
+    const body = await response.text()
+    count(`refund ${response.status}`)
+    if (response.status !== 200) console.error(`refund answered ${response.status}: ${body.slice(0, 300)}`)
+    refundTimes.push(performance.now() - start)
+  })
+  report(`  with refunds: paid webhook`, { times: webhookTimes, seconds: mixedRun.seconds })
+  report(`  with sales: staff refund of a line`, { times: refundTimes, seconds: mixedRun.seconds })
+  console.log(`statuses: ${[...statuses].map(([status, n]) => `${status} × ${n}`).join(', ')}`)
   await server.stop()
+  sessionIds.push(...laterSessionIds)
 
   // What the money path stored.
   const check = (ok: boolean, what: string) => {
@@ -186,9 +254,13 @@ try {
     .select(['id', 'status', 'total_minor', 'captured_minor'])
     .where('stripe_session_id', 'in', sessionIds)
     .execute()
-  check(orders.length === buyers, `${orders.length} orders for ${buyers} checkouts`)
+  check(orders.length === sessionIds.length, `${orders.length} orders for ${sessionIds.length} checkouts`)
   for (const order of orders) {
-    check(order.status === 'paid', `order ${order.id} is ${order.status}`)
+    const refunded = refundable.some((line) => line.orderId === order.id)
+    check(
+      order.status === (refunded ? 'partially_refunded' : 'paid') || (refunded && order.status === 'refunded'),
+      `order ${order.id} is ${order.status}`,
+    )
     check(
       order.captured_minor === order.total_minor,
       `order ${order.id} captured ${order.captured_minor} of ${order.total_minor}`,
@@ -248,9 +320,49 @@ try {
     .groupBy('t.id')
     .execute()
   check(sales.length === lines.length, `${sales.length} sale transactions for ${lines.length} lines`)
-  for (const sale of sales) check(Number(sale.balance) === 0, `sale transaction ${sale.id} sums to ${sale.balance}`)
+  const unbalanced = await db
+    .selectFrom('ledger_entries')
+    .select(['transaction_id', (eb) => eb.fn.sum<string>('amount_minor').as('balance')])
+    .groupBy('transaction_id')
+    .having((eb) => eb.fn.sum('amount_minor'), '<>', 0)
+    .execute()
+  for (const row of unbalanced) check(false, `ledger transaction ${row.transaction_id} sums to ${row.balance}`)
+  // A refunded line: its reversal takes back from the creators what its sale gave them, less the processor's fee
+  // taken from them meanwhile (Stripe keeps it, earnings/processor-fees.ts).
+  const creatorNet = await db
+    .selectFrom('ledger_transactions as t')
+    .innerJoin('ledger_entries as e', 'e.transaction_id', 't.id')
+    .select([
+      sql<string>`substring(t.key from position(':' in t.key) + 1)`.as('lineId'),
+      (eb) => eb.fn.sum<string>('e.amount_minor').as('net'),
+    ])
+    .where(
+      't.key',
+      'in',
+      refundable.flatMap((line) => ['sale', 'processor_fee', 'reversal'].map((kind) => `${kind}:${line.lineId}`)),
+    )
+    .where('e.account', 'in', ['creator_pending', 'creator_available'])
+    .groupBy(sql`substring(t.key from position(':' in t.key) + 1)`)
+    .execute()
+  check(
+    creatorNet.length === refundable.length,
+    `${creatorNet.length} refunded lines in the ledger of ${refundable.length}`,
+  )
+  for (const row of creatorNet)
+    check(Number(row.net) === 0, `refunded line ${row.lineId} leaves ${row.net} with creators`)
+  const refundedLines = await db
+    .selectFrom('order_items')
+    .select('id')
+    .where(
+      'id',
+      'in',
+      refundable.map((line) => line.lineId),
+    )
+    .where('refunded_at', 'is not', null)
+    .execute()
+  check(refundedLines.length === refundable.length, `${refundedLines.length} of ${refundable.length} lines refunded`)
   console.log(
-    `checked: ${orders.length} orders paid once, ${lines.length} lines split (fees + creators = net, parts = creator share), ${sales.length} balanced sale transactions: ${failures === 0 ? 'all right' : `${failures} WRONG`}`,
+    `checked: ${orders.length} orders paid once, ${lines.length} lines split (fees + creators = net, parts = creator share), ${sales.length} sale transactions, every ledger transaction balanced, ${refundable.length} refunded lines taken back from their creators: ${failures === 0 ? 'all right' : `${failures} WRONG`}`,
   )
 } finally {
   await fake.close()
