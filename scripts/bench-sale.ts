@@ -15,7 +15,7 @@ import { migrateToLatest } from '../db/migrate.ts'
 import { seedDatabase } from '../db/seed/index.ts'
 import { addCoInstructor } from '../src-server/creators/course-instructors.ts'
 import { setCourseEarningShares } from '../src-server/flows/course-team-invites.ts'
-import { openDatabase } from '../src-server/kernel/db.ts'
+import { openDatabase, poolOf } from '../src-server/kernel/db.ts'
 import { defaultPayments } from '../src-server/payments/config.ts'
 import { createStripeApi } from '../src-server/payments/stripe.ts'
 import { seedBundle } from '../tests/support/bundles.ts'
@@ -32,6 +32,8 @@ const { values } = parseArgs({
     buyers: { type: 'string', default: '60' },
     concurrency: { type: 'string', default: '20' },
     'database-url': { type: 'string' },
+    /** Print the statements of one paid webhook, most repeated first. */
+    profile: { type: 'boolean', default: false },
   },
 })
 const buyers = Number(values.buyers)
@@ -82,6 +84,17 @@ const name = `sf_bench_sale_${randomBytes(4).toString('hex')}`
 await adminQuery(adminUrl, `create database ${name}`)
 const database = await openDatabase({ databaseUrl: databaseUrlFor(adminUrl, name), poolSize: 10 })
 const db = database.db
+// Every statement sent to PostgreSQL (the bench's own and the server's: one pool), counted, and recorded while asked.
+const statements = { count: 0, recorded: null as string[] | null }
+poolOf(db)!.on('connect', (client) => {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown
+  client.query = ((...args: unknown[]) => {
+    statements.count++
+    const first = args[0] as string | { text?: string }
+    statements.recorded?.push(typeof first === 'string' ? first : (first.text ?? '?'))
+    return query(...args)
+  }) as typeof client.query
+})
 const fake = await startFakeStripe()
 let failures = 0
 try {
@@ -194,6 +207,41 @@ try {
   report('checkout start (payments.start)', starts)
   report(`paid webhook (${firstSales.events.length} + ${firstSales.redeliveries.length} again)`, webhooks)
 
+  // The statements one paid webhook sends, each delivered alone (then again): three more buyers, their carts holding
+  // a course, the bundle and the coupon / two courses / three courses. Anything the server does after answering counts
+  // too (it is waited for: no statement for 300 ms).
+  const profileSessionIds: string[] = []
+  for (const cookie of await cartsOf(3)) await startCheckouts([cookie], profileSessionIds) // in the carts' order
+  const profiled = paidEvents(profileSessionIds)
+  const settled = async () => {
+    for (let seen = -1; seen !== statements.count; ) {
+      seen = statements.count
+      await new Promise((resolve) => setTimeout(resolve, 300))
+    }
+  }
+  const statementsOf = async (delivery: { payload: string; header: string }, record: boolean) => {
+    await settled()
+    const before = statements.count
+    if (record) statements.recorded = []
+    await deliver(delivery)
+    await settled()
+    return statements.count - before
+  }
+  const perWebhook: number[] = []
+  for (const [index, event] of profiled.events.entries()) perWebhook.push(await statementsOf(event, index === 2))
+  const profile = statements.recorded ?? []
+  statements.recorded = null
+  const again = await statementsOf(profiled.events[0]!, false)
+  console.log(
+    `statements per paid webhook, alone: ${perWebhook.join(' / ')} (course + bundle + coupon / 2 courses / 3 courses), redelivered: ${again}`,
+  )
+  if (values.profile) {
+    const counts = new Map<string, number>()
+    for (const text of profile) counts.set(text, (counts.get(text) ?? 0) + 1)
+    for (const [text, n] of [...counts].sort((a, b) => b[1] - a[1]))
+      console.log(`${String(n).padStart(4)} × ${text.replace(/\s+/g, ' ').slice(0, 160)}`)
+  }
+
   // 2. More sales of the same courses while staff refund one line of each earlier order (admin.orders.refund, through
   // Stripe): payments and refunds lock the same courses, shares and creators.
   const admin = await createUser(db, { role: 'admin' })
@@ -241,7 +289,7 @@ try {
   report(`  with sales: staff refund of a line`, { times: refundTimes, seconds: mixedRun.seconds })
   console.log(`statuses: ${[...statuses].map(([status, n]) => `${status} × ${n}`).join(', ')}`)
   await server.stop()
-  sessionIds.push(...laterSessionIds)
+  sessionIds.push(...laterSessionIds, ...profileSessionIds)
 
   // What the money path stored.
   const check = (ok: boolean, what: string) => {

@@ -24,6 +24,11 @@ export interface PaidLines {
     /** The line's stored share of the order's coupon: the creator's share is of what the buyer paid. */
     discount_minor?: number
   }[]
+  /**
+   * The course lines' owners as holdCreatorsOfLines read them (a course's owner is set when it is created and never
+   * changes): read here when absent.
+   */
+  owners?: ReadonlyMap<string, string>
 }
 
 const DAY_MS = 86_400_000
@@ -33,29 +38,36 @@ const DAY_MS = 86_400_000
  * payment commits (privacy/deletions.ts holdAgainstErasure): first thing in the payment, before any course row is
  * locked, so the sale and an erasure always meet in the same order.
  */
-export async function holdCreatorsOfLines(trx: DB, lines: PaidLines['lines']): Promise<void> {
+export async function holdCreatorsOfLines(trx: DB, lines: PaidLines['lines']): Promise<Map<string, string>> {
   const courseIds = lines.flatMap((line) => (line.kind === 'course' && line.course_id ? [line.course_id] : []))
-  if (courseIds.length === 0) return
+  if (courseIds.length === 0) return new Map()
   const owners = await courseOwners(trx, courseIds)
   const instructors = await courseShares(trx, courseIds)
   const people = [...owners.values(), ...[...instructors.values()].flat().map((share) => share.userId)]
   await holdAgainstErasure(trx, people)
+  // The owners, for creditCreatorSales. Not the instructors: an erasure the hold waited for has taken its person off
+  // the courses they co-taught, so the credit reads the team again.
+  return owners
 }
 
 /** Credits the owners of the paid course lines; idempotent per line. Returns how many lines were credited. */
 export async function creditCreatorSales(trx: DB, order: PaidLines): Promise<number> {
   const courseLines = order.lines.filter((line) => line.kind === 'course' && line.course_id && lineNetMinor(line) > 0)
-  const owners = await courseOwners(
-    trx,
-    courseLines.map((line) => line.course_id as string),
-  )
-  // Co-instructors share the creators' part by the owner's percentages in force at the sale.
+  const owners =
+    order.owners ??
+    (await courseOwners(
+      trx,
+      courseLines.map((line) => line.course_id as string),
+    ))
+  // Co-instructors share the creators' part by the owner's percentages in force at the sale (read after the hold).
   const instructors = await courseShares(
     trx,
     courseLines.map((line) => line.course_id as string),
   )
   // An order paid after its course's owner was erased (a bank transfer arriving late): the course is the house's now.
-  const erased = await erasedAmong(trx, [...new Set(owners.values())])
+  const erased = await erasedAmong(trx, [
+    ...new Set(courseLines.flatMap((line) => owners.get(line.course_id as string) ?? [])),
+  ])
   let credited = 0
   const planOf = new Map<string, string | null>()
   for (const line of courseLines) {

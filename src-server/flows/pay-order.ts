@@ -53,7 +53,7 @@ export async function markPaid(db: DB, orderId: string, payment: Payment): Promi
     const captured = payment.capturedMinor ?? order.total_minor
     const tax = payment.taxMinor ?? 0
     const lines = await listOrderLines(trx, order.id)
-    await holdCreatorsOfLines(trx, lines)
+    const owners = await holdCreatorsOfLines(trx, lines)
     // The order's total becomes what was taken when Stripe added tax, or when a plan line in its free trial took
     // nothing (decision 0089); an untaxed order otherwise keeps its own total.
     const total = tax > 0 || lines.some((line) => line.free_trial) ? captured : order.total_minor
@@ -75,6 +75,7 @@ export async function markPaid(db: DB, orderId: string, payment: Payment): Promi
       currency: order.currency,
       paidAt,
       lines,
+      owners,
       // Stripe took money: its fee on it is read after this commits (flows/processor-fees.ts).
       processorFeeDue: payment.source === 'stripe' && captured > 0,
     })
