@@ -55,6 +55,8 @@ export const RATE_RULES = {
   /** Coupon codes that do not exist, per person and per client address (decision 0114): short codes are guessable. */
   couponMisses: { max: 10, windowMs: 15 * 60_000 },
   couponMissesPerAddress: { max: 30, windowMs: 15 * 60_000 },
+  /** A school's webhook test events and replays together (decision 0114): each unanswered one is retried 3 days. */
+  webhookManualSends: { max: 30, windowMs: 10 * 60_000 },
   /** Live chats started by visitors who are not signed in, per client address (decision 0103). */
   visitorChats: { max: 5, windowMs: 60 * 60_000 },
 } satisfies Record<string, RateRule>
