@@ -57,6 +57,8 @@ export const RATE_RULES = {
   couponMissesPerAddress: { max: 30, windowMs: 15 * 60_000 },
   /** A school's webhook test events and replays together (decision 0114): each unanswered one is retried 3 days. */
   webhookManualSends: { max: 30, windowMs: 10 * 60_000 },
+  /** A buyer's gift resends (decision 0114): each mails the gift's message to the address the buyer types. */
+  giftResends: { max: 5, windowMs: 60 * 60_000 },
   /** Live chats started by visitors who are not signed in, per client address (decision 0103). */
   visitorChats: { max: 5, windowMs: 60 * 60_000 },
 } satisfies Record<string, RateRule>
