@@ -36,6 +36,8 @@ export const COUPON_REFUSALS = {
   withdrawn: 'This code is no longer offered',
 } as const
 export type CouponRefusal = keyof typeof COUPON_REFUSALS
+/** Too many codes that do not exist, from one person or one client address (decision 0114). */
+export const COUPON_TOO_MANY = 'Too many codes tried. Please wait a few minutes and try again.'
 
 export const COUPON_MESSAGES = {
   applied: 'Code applied',

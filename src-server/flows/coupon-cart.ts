@@ -1,7 +1,7 @@
 // Apply code, remove code, and the cart with its discount: the cart's lines (cart/) priced with the applied coupon
 // (promotions/). One code per cart; a code that no longer covers anything (its item removed) is dropped.
 
-import { COUPON_REFUSALS, type CouponRefusal } from '../../src-shared/promotions.ts'
+import { COUPON_REFUSALS, COUPON_TOO_MANY, type CouponRefusal } from '../../src-shared/promotions.ts'
 import type { CartLine, CurrencyTotal } from '../cart/lines.ts'
 import { totalsByCurrency } from '../cart/lines.ts'
 import { removeCartItem } from '../cart/repository.ts'
@@ -15,6 +15,8 @@ import {
   refusal,
   removeFromCart,
 } from '../promotions/coupons.ts'
+import { type AttemptGuard, reserveAttempt } from '../security/attempts.ts'
+import { RATE_RULES, type RateLimiter } from '../security/rate-limit.ts'
 import { listCartLines } from './cart-lines.ts'
 import { quoteGroup } from './coupon-checkout.ts'
 
@@ -43,10 +45,32 @@ async function priceCart(db: DB, userId: string, coupon: Coupon, lines: readonly
   return discounts.size > 0 ? { ok: true as const, discounts } : { ok: false as const, refusal: reason }
 }
 
-/** 'Apply code': the code goes on the cart only when it takes something off; otherwise the reason is thrown. */
-export async function applyCoupon(db: DB, userId: string, code: string) {
+/** Who is typing codes, for the limit on codes that do not exist (a short code is guessable: decision 0114). */
+export interface CouponGuessGuard {
+  limiter: RateLimiter
+  clientIp: string
+  onError?: (error: unknown) => void
+}
+
+function guessGuards(userId: string, clientIp: string): AttemptGuard[] {
+  return [
+    { rule: RATE_RULES.couponMisses, key: `coupon-miss:${userId}` },
+    { rule: RATE_RULES.couponMissesPerAddress, key: `coupon-miss-ip:${clientIp}` },
+  ]
+}
+
+/**
+ * 'Apply code': the code goes on the cart only when it takes something off; otherwise the reason is thrown. Codes
+ * that do not exist are counted per person and per client address; once either is full every code is refused
+ * (a right guess included) until the window ends, so codes cannot be found by trying them in bulk.
+ */
+export async function applyCoupon(db: DB, userId: string, code: string, guard?: CouponGuessGuard) {
+  const attempt = guard
+    ? await reserveAttempt(guard.limiter, guessGuards(userId, guard.clientIp), COUPON_TOO_MANY, guard.onError)
+    : null
   const coupon = await findCouponByCode(db, code)
   if (!coupon) throw refusal('unknown')
+  await attempt?.release()
   const priced = await priceCart(db, userId, coupon, await listCartLines(db, userId))
   if (!priced.ok) throw refusal(priced.refusal)
   await applyToCart(db, userId, coupon.id)

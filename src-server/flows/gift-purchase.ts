@@ -22,7 +22,8 @@ import {
   listBuyerGifts,
   lockBuyerGift,
 } from '../promotions/gifts.ts'
-import { allowAttempt, type RateRule } from '../security/rate-limit.ts'
+import { reserveAttempt } from '../security/attempts.ts'
+import { allowAttempt, RATE_RULES, type RateLimiter, type RateRule } from '../security/rate-limit.ts'
 import { findPlan } from '../subscriptions/plans.ts'
 import { sendBankDetails } from './bank-transfer-mail.ts'
 import { checkoutSessionParams } from './checkout-session.ts'
@@ -207,7 +208,22 @@ export async function listMyGifts(db: DB, buyerId: string) {
  * An unclaimed gift to a corrected address. Already mailed: a new link goes out now and the old one stops working.
  * Not mailed yet: it goes to the new address at its date.
  */
-export async function resendGift(db: DB, buyerId: string, giftId: string, recipientEmail: string) {
+/**
+ * Sends the gift again (a new link, the old one dead), to the address given. Counted per buyer (decision 0114): a free
+ * course can be given, so without a limit one gift would mail its message to any number of addresses from our domain.
+ */
+export async function resendGift(
+  db: DB,
+  limiter: RateLimiter,
+  buyerId: string,
+  giftId: string,
+  recipientEmail: string,
+) {
+  await reserveAttempt(
+    limiter,
+    [{ rule: RATE_RULES.giftResends, key: `gift-resend:${buyerId}` }],
+    GIFT_MESSAGES.tooManyResends,
+  )
   return inTransaction(db, async (trx) => {
     const gift = await lockBuyerGift(trx, giftId, buyerId)
     if (!gift) throw new DomainError('not_found', GIFT_MESSAGES.notFound)

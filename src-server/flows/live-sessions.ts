@@ -384,12 +384,17 @@ export async function joinSession(
   const session = await findSession(db, sessionId)
   if (!session || session.cancelled_at) return { url: null, refused: LIVE_MESSAGES.notFound }
   const now = clock.nowMs()
+  const manages = await canManage(db, actor, session)
+  const seated = manages || (await registrationOf(db, sessionId, actor.id))?.status === 'registered'
+  const visible = manages || (await canSee(db, actor, session))
+  // A session the person can neither see nor holds a seat in answers as an id that names none (decision 0114): the
+  // link says nothing of a session they were never shown (that it exists, has ended, or what course it is for).
+  if (!seated && !visible) return { url: null, refused: LIVE_MESSAGES.notFound }
   if (now >= endsAt(session).getTime()) return { url: null, refused: LIVE_MESSAGES.ended }
-  if (await canManage(db, actor, session)) return { url: session.join_url, refused: null }
-  const seat = await registrationOf(db, sessionId, actor.id)
-  if (seat?.status !== 'registered') return { url: null, refused: LIVE_MESSAGES.noSeat }
+  if (manages) return { url: session.join_url, refused: null }
+  if (!seated) return { url: null, refused: LIVE_MESSAGES.noSeat }
   // A seat taken while a member held Premium or the course does not outlast that hold (refund, membership ended).
-  if (!(await canSee(db, actor, session))) return { url: null, refused: LIVE_MESSAGES.noAccess }
+  if (!visible) return { url: null, refused: LIVE_MESSAGES.noAccess }
   if (now < session.starts_at.getTime() - JOIN_OPENS_MINUTES_BEFORE * MINUTE)
     return { url: null, refused: LIVE_MESSAGES.notYet }
   await recordJoin(db, sessionId, actor.id)

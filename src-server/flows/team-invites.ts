@@ -104,7 +104,8 @@ export async function inviteToTeam<S extends InviteScope>(
     .select(['id', 'role'])
     .where((eb) => eb(eb.fn('lower', ['email']), '=', email))
     .executeTakeFirst()
-  if (existing && isStaff(existing.role)) throw new DomainError('invalid', words.staff, { field: 'email' })
+  // A staff address is invited as any other (decision 0114): refusing it here told any creator which addresses are
+  // the staff's. A staff account cannot accept (acceptInvite), and the mail says nothing it could use.
   if (existing && kind.onTeam && (await kind.onTeam.has(db, target.id, existing.id))) {
     throw new DomainError('conflict', kind.onTeam.refusal, { field: 'email' })
   }

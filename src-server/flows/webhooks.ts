@@ -5,6 +5,8 @@ import { WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT } from '../../src-shared/schema
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
+import { reserveAttempt } from '../security/attempts.ts'
+import { RATE_RULES, type RateLimiter } from '../security/rate-limit.ts'
 import { deliveryById, listDeliveries, newEventId, recordDelivery, replayDelivery } from '../webhooks/deliveries.ts'
 import {
   createEndpoint,
@@ -136,7 +138,21 @@ export async function webhookDeliveries(db: DB, userId: string, endpointId: stri
   }))
 }
 
-export async function replayWebhookDelivery(db: DB, userId: string, deliveryId: string) {
+export const WEBHOOK_TOO_MANY_SENDS = 'Too many test events and replays. Please wait a few minutes and try again.'
+
+/**
+ * Test events and replays are sent on the owner's click, and each one not answered is retried for 3 days: counted
+ * per school (decision 0114), so a script cannot queue deliveries, and requests to an address, without end.
+ */
+async function countManualSend(limiter: RateLimiter, schoolId: string) {
+  await reserveAttempt(
+    limiter,
+    [{ rule: RATE_RULES.webhookManualSends, key: `webhook-manual:${schoolId}` }],
+    WEBHOOK_TOO_MANY_SENDS,
+  )
+}
+
+export async function replayWebhookDelivery(db: DB, limiter: RateLimiter, userId: string, deliveryId: string) {
   const { schoolId } = await managedSchool(db, userId)
   const delivery = await deliveryById(db, deliveryId)
   if (!delivery) throw new DomainError('not_found', 'Delivery not found')
@@ -144,13 +160,15 @@ export async function replayWebhookDelivery(db: DB, userId: string, deliveryId: 
     throw new DomainError('not_found', 'Delivery not found')
   })
   if (!endpoint.enabled) throw new DomainError('precondition', 'Enable the endpoint before replaying to it')
+  await countManualSend(limiter, schoolId)
   return { deliveryId: await replayDelivery(db, deliveryId) }
 }
 
-export async function sendWebhookTest(db: DB, userId: string, endpointId: string) {
+export async function sendWebhookTest(db: DB, limiter: RateLimiter, userId: string, endpointId: string) {
   const { schoolId } = await managedSchool(db, userId)
   const endpoint = await schoolEndpoint(db, schoolId, endpointId)
   if (!endpoint.enabled) throw new DomainError('precondition', 'Enable the endpoint before sending to it')
+  await countManualSend(limiter, schoolId)
   const deliveryId = await recordDelivery(db, endpointId, {
     id: newEventId(),
     type: WEBHOOK_TEST_EVENT,

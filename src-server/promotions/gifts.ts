@@ -17,6 +17,7 @@ export const GIFT_MESSAGES = {
   notFound: 'Gift not found',
   notResendable: 'Only a paid gift that has not been claimed can be resent.',
   notClaimable: 'This gift cannot be claimed right now. Please contact support.',
+  tooManyResends: 'You have resent gifts several times in the last hour. Please try again later.',
 } as const
 
 const giftColumns = [

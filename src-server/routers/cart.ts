@@ -29,9 +29,13 @@ export const cartRouter = router({
     .mutation(({ ctx, input }) => removeLine(ctx.db, ctx.user.id, input.itemId)),
 
   /** 'Apply code': one per cart; each refusal says why. */
-  applyCoupon: authedProcedure
-    .input(applyCouponInput)
-    .mutation(({ ctx, input }) => applyCoupon(ctx.db, ctx.user.id, input.code)),
+  applyCoupon: authedProcedure.input(applyCouponInput).mutation(({ ctx, input }) =>
+    applyCoupon(ctx.db, ctx.user.id, input.code, {
+      limiter: ctx.limiter,
+      clientIp: ctx.clientIp,
+      onError: (error) => ctx.log.warn({ err: error }, 'rate limiter unavailable; coupon code allowed'),
+    }),
+  ),
 
   removeCoupon: authedProcedure.mutation(({ ctx }) => removeCoupon(ctx.db, ctx.user.id)),
 

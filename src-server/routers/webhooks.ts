@@ -57,9 +57,9 @@ export const webhooksRouter = router({
 
   replay: authedProcedure
     .input(webhookDeliveryRefInput)
-    .mutation(({ ctx, input }) => replayWebhookDelivery(ctx.db, ctx.user.id, input.deliveryId)),
+    .mutation(({ ctx, input }) => replayWebhookDelivery(ctx.db, ctx.limiter, ctx.user.id, input.deliveryId)),
 
   sendTest: authedProcedure
     .input(webhookEndpointRefInput)
-    .mutation(({ ctx, input }) => sendWebhookTest(ctx.db, ctx.user.id, input.endpointId)),
+    .mutation(({ ctx, input }) => sendWebhookTest(ctx.db, ctx.limiter, ctx.user.id, input.endpointId)),
 })

@@ -52,6 +52,13 @@ export const RATE_RULES = {
   instructorMessages: { max: 10, windowMs: 10 * 60_000 },
   /** Live chat messages, per member (decision 0099): a quick conversation, not a flood. */
   chatMessages: { max: 30, windowMs: 10 * 60_000 },
+  /** Coupon codes that do not exist, per person and per client address (decision 0114): short codes are guessable. */
+  couponMisses: { max: 10, windowMs: 15 * 60_000 },
+  couponMissesPerAddress: { max: 30, windowMs: 15 * 60_000 },
+  /** A school's webhook test events and replays together (decision 0114): each unanswered one is retried 3 days. */
+  webhookManualSends: { max: 30, windowMs: 10 * 60_000 },
+  /** A buyer's gift resends (decision 0114): each mails the gift's message to the address the buyer types. */
+  giftResends: { max: 5, windowMs: 60 * 60_000 },
   /** Live chats started by visitors who are not signed in, per client address (decision 0103). */
   visitorChats: { max: 5, windowMs: 60 * 60_000 },
 } satisfies Record<string, RateRule>

@@ -178,9 +178,19 @@ describe('the plan’s team size', () => {
     const course = await createCreatorCourse(db(), owner)
     const asOwner = await callerAs(db(), owner)
     const staff = await createUser(db(), { role: 'editor' })
-    expect(await failure(asOwner.studioPublishing.invite({ courseId: course.id, email: staff.email }))).toBe(
-      'BAD_REQUEST: Staff accounts cannot be co-instructors',
-    )
+    // A staff address is invited as any address is (decision 0114): the answer does not tell a creator which
+    // addresses are the staff's. The staff account cannot accept it.
+    const asStaffInvite = await asOwner.studioPublishing.invite({ courseId: course.id, email: staff.email })
+    const stranger = await asOwner.studioPublishing.invite({ courseId: course.id, email: 'nobody-here@example.com' })
+    expect(Object.keys(asStaffInvite)).toEqual(Object.keys(stranger))
+    expect(
+      await failure(
+        (await callerAs(db(), staff)).studioPublishing.acceptInvitation({ token: await mailedToken(staff.email) }),
+      ),
+    ).toBe('FORBIDDEN: Staff accounts cannot be co-instructors')
+    expect(
+      await db().selectFrom('course_instructors').select('user_id').where('user_id', '=', staff.id).execute(),
+    ).toEqual([])
     expect(await failure(asOwner.studioPublishing.invite({ courseId: course.id, email: owner.email }))).toBe(
       'BAD_REQUEST: You already own this course',
     )

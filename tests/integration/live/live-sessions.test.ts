@@ -6,7 +6,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { revoke } from '../../../src-server/access/ledger.ts'
 import { SESSION_COOKIE } from '../../../src-server/auth/session.ts'
 import { removeCoInstructor } from '../../../src-server/creators/course-instructors.ts'
-import { sendLiveReminders } from '../../../src-server/flows/live-sessions.ts'
+import { LIVE_MESSAGES, sendLiveReminders } from '../../../src-server/flows/live-sessions.ts'
 import { advanceClock, now, resetClock } from '../../../src-server/kernel/clock.ts'
 import { utcToLocalInput } from '../../../src-server/live/zoned-time.ts'
 import { callerAs, createSessionToken, createUser, type TestUser } from '../../support/factories.ts'
@@ -261,7 +261,8 @@ describe('joining, attendance and the reminder', () => {
     expect((await (await as(member)).live.list()).upcoming.find((s) => s.id === id)?.joinPath).toBe(`/live/${id}/join`)
     expect((await joinSession(site.db, actor, id)).url).toBe('https://meet.example.com/abc-defg')
     const strangerJoin = await joinSession(site.db, { id: stranger.id, role: 'customer', staff: true }, id)
-    expect(strangerJoin.refused).toMatch(/Register/)
+    // A stranger (neither Premium nor the course) is told what an id naming no session tells (decision 0114).
+    expect(strangerJoin.refused).toBe(LIVE_MESSAGES.notFound)
     const attendance = await (await as(instructor)).live.attendance({ sessionId: id })
     expect(attendance.map((a) => a.email)).toEqual([member.email])
 
@@ -270,6 +271,29 @@ describe('joining, attendance and the reminder', () => {
     await teacher.live.recording({ sessionId: id, url: 'https://video.example.com/rec/1' })
     const past = (await (await as(member)).live.list()).past.find((s) => s.id === id)
     expect(past?.recording?.url).toBe('https://video.example.com/rec/1')
+  })
+
+  it('the join route tells someone who cannot see a session what it tells for an id naming none (decision 0114)', async () => {
+    const { id } = await schedule(instructor, { courseId: COURSE, localStart: parisStart(2) })
+    const joinAs = async (user: TestUser, sessionId: string) => {
+      const { token } = await createSessionToken(site.db, user.id)
+      const response = await fetch(`${site.baseUrl}/live/${sessionId}/join`, {
+        headers: { cookie: `${SESSION_COOKIE}=${token}` },
+        redirect: 'manual',
+      })
+      return response.headers.get('location')
+    }
+    const missing = '00000000-0000-4000-8000-000000000000'
+    expect(await joinAs(stranger, missing)).toBe('/live?join=not-found')
+    // Before, under way and after: the stranger learns neither that it exists nor when it ends.
+    expect(await joinAs(stranger, id)).toBe('/live?join=not-found')
+    await clockToMinutesBefore(id, -120)
+    expect(await joinAs(stranger, id)).toBe('/live?join=not-found')
+    // Someone shown the session is still told why: it has ended; before it, a Premium member without a seat is told
+    // to register.
+    expect(await joinAs(premium, id)).toBe('/live?join=ended')
+    resetClock()
+    expect(await joinAs(premium, id)).toBe('/live?join=no-seat')
   })
 
   it('a member whose hold on the course ended keeps no way in through the join link', async () => {

@@ -9,7 +9,7 @@ import { advanceClock, resetClock } from '../../../src-server/kernel/clock.ts'
 import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
 import { expire } from '../../../src-server/orders/pending.ts'
 import { defaultPayments, type PaymentsConfig } from '../../../src-server/payments/config.ts'
-import { COUPON_REFUSALS } from '../../../src-shared/promotions.ts'
+import { COUPON_REFUSALS, COUPON_TOO_MANY } from '../../../src-shared/promotions.ts'
 import { createTestDatabase } from '../../support/db.ts'
 import { ownedCourse } from '../../support/earnings.ts'
 import { callerAs, createUser } from '../../support/factories.ts'
@@ -129,6 +129,28 @@ describe('applying a code', () => {
     const line = (await caller.cart.list())!.items[0]!
     await caller.cart.remove({ itemId: line.id })
     expect((await caller.cart.list())?.coupon).toBeNull()
+  })
+})
+
+describe('guessing codes (decision 0114)', () => {
+  it('after ten codes that do not exist, every code is refused for a while, a real one included', async () => {
+    const editor = await staff()
+    const creator = await createUser(db())
+    const course = await ownedCourse(db(), creator.id, 5_000)
+    const code = newCode()
+    await editor.admin.coupons.create({ kind: 'percent', percentOff: 10, appliesTo: 'everything', code } as never)
+    const { caller } = await shopper()
+    await caller.cart.add({ kind: 'course', courseId: course.id })
+    const apply = (typed: string) => refusalOf(caller.cart.applyCoupon({ code: typed }))
+    // A real code's answers (accepted or refused for a reason) are not guesses: they never count.
+    for (let i = 0; i < 12; i++) expect(await apply(code)).toBe('accepted')
+    for (let i = 0; i < 10; i++) expect(await apply(`GUESS${i}`)).toBe(COUPON_REFUSALS.unknown)
+    expect(await apply('GUESS10')).toBe(COUPON_TOO_MANY)
+    expect(await apply(code)).toBe(COUPON_TOO_MANY)
+    // Another person is not held back by this one's guesses.
+    const other = await shopper()
+    await other.caller.cart.add({ kind: 'course', courseId: course.id })
+    expect(await refusalOf(other.caller.cart.applyCoupon({ code }))).toBe('accepted')
   })
 })
 

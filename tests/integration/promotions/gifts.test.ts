@@ -233,6 +233,21 @@ describe('resending and refunding', () => {
     ).rejects.toThrow(GIFT_MESSAGES.notFound)
   })
 
+  it('a buyer resends at most 5 times an hour: one free gift does not mail any number of addresses (decision 0114)', async () => {
+    const { buyer, recipientEmail } = await buyGift({ offset: 4 })
+    const api = await caller(buyer)
+    const [gift] = await api.gifts.mine()
+    const targets = Array.from({ length: 6 }, () => newRecipient())
+    for (const to of targets.slice(0, 5)) {
+      expect(await api.gifts.resend({ giftId: gift!.id, recipientEmail: to })).toEqual({ id: gift!.id, sent: true })
+    }
+    await expect(api.gifts.resend({ giftId: gift!.id, recipientEmail: targets[5]! })).rejects.toThrow(
+      GIFT_MESSAGES.tooManyResends,
+    )
+    expect(await giftMails(targets[5]!)).toHaveLength(0)
+    expect(await giftMails(recipientEmail)).toHaveLength(1)
+  })
+
   it('an unclaimed gift refunded as a whole can no longer be claimed', async () => {
     const { buyer, recipientEmail, orderId } = await buyGift({ offset: 3 })
     const token = tokenIn((await giftMails(recipientEmail))[0]!.text_body)

@@ -10,6 +10,7 @@ import { Webhook } from 'standardwebhooks'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { refundOrder } from '../../../src-server/flows/refunds.ts'
 import { attemptWebhookDelivery, WEBHOOK_DISABLED_MAIL } from '../../../src-server/flows/webhook-delivery.ts'
+import { WEBHOOK_TOO_MANY_SENDS } from '../../../src-server/flows/webhooks.ts'
 import * as clock from '../../../src-server/kernel/clock.ts'
 import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
 import { isPrivateAddress } from '../../../src-server/kernel/private-targets.ts'
@@ -279,6 +280,25 @@ describe('enabling again', { timeout: 90_000 }, () => {
     const later = await caller.webhooks.sendTest({ endpointId })
     expect(await attemptWebhookDelivery(deps(), later.deliveryId)).toBe('retry')
     expect((await caller.webhooks.panel()).endpoints.find((e) => e.id === endpointId)?.enabled).toBe(false)
+  })
+})
+
+describe('test events and replays are counted (decision 0114)', { timeout: 90_000 }, () => {
+  it('a school sends 30 in 10 minutes; the next is refused and queues nothing; another school is not held back', async () => {
+    const { caller, endpointId } = await enterpriseEndpoint()
+    receiver.answer = 500
+    const first = await caller.webhooks.sendTest({ endpointId })
+    for (let i = 1; i < 29; i++) await caller.webhooks.sendTest({ endpointId })
+    // A replay counts with them: each unanswered one is retried for 3 days.
+    await caller.webhooks.replay({ deliveryId: first.deliveryId })
+    const before = (await pendingDeliveries(endpointId)).length
+    expect(await failure(caller.webhooks.sendTest({ endpointId }))).toBe(`TOO_MANY_REQUESTS: ${WEBHOOK_TOO_MANY_SENDS}`)
+    expect(await failure(caller.webhooks.replay({ deliveryId: first.deliveryId }))).toBe(
+      `TOO_MANY_REQUESTS: ${WEBHOOK_TOO_MANY_SENDS}`,
+    )
+    expect((await pendingDeliveries(endpointId)).length).toBe(before)
+    const other = await enterpriseEndpoint()
+    expect(await failure(other.caller.webhooks.sendTest({ endpointId: other.endpointId }))).toBe('OK')
   })
 })
 
