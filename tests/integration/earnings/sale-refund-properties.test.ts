@@ -5,11 +5,12 @@
 // each line's stored split (platform fee + processor fee + creators' parts) is exactly its net; no refund gives back
 // more than the lines it names were paid (their share of the capture, by largest remainder) nor more than captured;
 // each refunded line's reversal takes back exactly the stored parts; the ledger sums to zero per currency; and each
-// creator's pending + available is exactly their stored parts of the lines not refunded.
+// creator's pending + available, and their month's statement, is exactly their stored parts of the lines not refunded.
 import fc from 'fast-check'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { addCoInstructor, setCourseShares } from '../../../src-server/creators/course-instructors.ts'
 import { creatorBalances, ledgerTotals } from '../../../src-server/earnings/balances.ts'
+import { creatorEntriesOfMonth, monthOf } from '../../../src-server/earnings/statements.ts'
 import { paidOfLine } from '../../../src-server/orders/paid-line.ts'
 import type { PaymentsConfig } from '../../../src-server/payments/config.ts'
 import { allocate } from '../../../src-shared/money.ts'
@@ -187,6 +188,11 @@ it('splits each paid line once and takes back exactly that split, whatever the c
         const balances = await creatorBalances(db(), creatorId)
         const held = balances.reduce((sum, balance) => sum + balance.pendingMinor + balance.availableMinor, 0)
         expect(held).toBe(expected)
+        // The month's statement lines (everything happened now) sum to the same.
+        const lines = await creatorEntriesOfMonth(db(), creatorId, monthOf(new Date()))
+        expect(lines.reduce((sum, line) => sum + line.pendingMinor + line.availableMinor + line.paidOutMinor, 0)).toBe(
+          held,
+        )
         for (const balance of balances) expect(balance.pendingMinor).toBeGreaterThanOrEqual(0)
       }
     }),
