@@ -204,19 +204,26 @@ export interface OrderCreditNote {
 export async function issueCreditNote(trx: DB, refund: OrderCreditNote): Promise<string | null> {
   const invoice = await creditedInvoice(trx, 'order_id', refund.orderId)
   if (!invoice) return null
-  const { given } = await trx
+  const sums = await trx
     .selectFrom('credit_notes')
-    .select((eb) => eb.fn.coalesce(eb.fn.sum<number | string>('tax_minor'), eb.lit(0)).as('given'))
+    .select((eb) => [
+      eb.fn.coalesce(eb.fn.sum<number | string>('tax_minor'), eb.lit(0)).as('tax'),
+      eb.fn.coalesce(eb.fn.sum<number | string>('total_minor'), eb.lit(0)).as('total'),
+    ])
     .where('invoice_id', '=', invoice.id)
     .executeTakeFirstOrThrow()
-  const taxLeft = Math.max(0, invoice.tax_minor - Number(given))
+  const given = { tax: Number(sums.tax), total: Number(sums.total) }
+  const taxLeft = Math.max(0, invoice.tax_minor - given.tax)
   const amount = refund.amountMinor
   const priced = refund.lines.reduce((sum, line) => sum + line.amountMinor, 0)
+  // A refund naming no lines: the tax of everything given back so far, split once by largest remainder, less the tax
+  // given back before (decision 0115). A split of each refund on its own rounded each time, and the roundings added up.
+  const weights = [Math.max(0, refund.capturedMinor - invoice.tax_minor), invoice.tax_minor]
   const taxOf = refund.completesOrder
     ? taxLeft
     : refund.lines.length > 0 && amount >= priced
       ? amount - priced
-      : allocate(amount, [Math.max(0, refund.capturedMinor - invoice.tax_minor), invoice.tax_minor])[1]!
+      : allocate(given.total + amount, weights)[1]! - given.tax
   const tax = Math.max(0, Math.min(taxOf, taxLeft, amount))
   const net = amount - tax
   const lines: DocumentLine[] = refund.lines.length
