@@ -217,7 +217,7 @@ export async function issueCreditNote(trx: DB, refund: OrderCreditNote): Promise
   const amount = refund.amountMinor
   const priced = refund.lines.reduce((sum, line) => sum + line.amountMinor, 0)
   // A refund naming no lines: the tax of everything given back so far, split once by largest remainder, less the tax
-  // given back before (decision 0115). A split of each refund on its own rounded each time, and the roundings added up.
+  // given back before (decision 0116). A split of each refund on its own rounded each time, and the roundings added up.
   const weights = [Math.max(0, refund.capturedMinor - invoice.tax_minor), invoice.tax_minor]
   const taxOf = refund.completesOrder
     ? taxLeft
