@@ -2,7 +2,7 @@
 // is written by one request at a time whichever node each request reaches (decision 0113). Each node is its own
 // server with its own tus server, as two processes would be; on PostgreSQL each has its own connection pool too.
 
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises'
 import http from 'node:http'
 import os from 'node:os'
 import path from 'node:path'
@@ -78,7 +78,8 @@ describe('a resumable upload on two nodes', () => {
 
     // Node A receives the first 100 bytes of a 200-byte PATCH, then the link stalls.
     const stalled = stalledPatch(nodeA.baseUrl, cookie, location, Buffer.alloc(100, 'a'), Buffer.alloc(100, 'c'))
-    await new Promise((resolve) => setTimeout(resolve, 500))
+    const file = path.join(sharedDir, 'tus', location.split('/').pop() as string)
+    await expect.poll(async () => (await stat(file).catch(() => null))?.size ?? 0, { timeout: 10_000 }).toBe(100)
 
     // The browser gives up on it and resumes through the other node: how far did it get, then the next bytes.
     const head = await onB.head(location)
@@ -92,7 +93,7 @@ describe('a resumable upload on two nodes', () => {
     await stalled.rest()
     await stalled.ended
 
-    const stored = await readFile(path.join(sharedDir, 'tus', location.split('/').pop() as string))
+    const stored = await readFile(file)
     expect(stored.subarray(0, 100).toString()).toBe('a'.repeat(100))
     expect(stored.subarray(100, 200).toString()).toBe('b'.repeat(100))
     const after = await onA.head(location)
