@@ -851,6 +851,14 @@ export interface ChatConversationsTable {
   contact_message_id: string | null
 }
 
+/** Who is writing a resumable upload now (storage/tus-lock.ts, decision 0113). */
+export interface TusUploadLocksTable {
+  upload_id: string
+  holder: string
+  expires_at: Date
+  release_requested: Generated<boolean>
+}
+
 /** When a staff member last had the live chat desk open (decision 0102). */
 export interface ChatDeskPresenceTable {
   user_id: string
@@ -2050,6 +2058,7 @@ export interface Database {
   chat_conversations: ChatConversationsTable
   chat_messages: ChatMessagesTable
   chat_desk_presence: ChatDeskPresenceTable
+  tus_upload_locks: TusUploadLocksTable
   auth_tokens: AuthTokensTable
   oauth_accounts: OAuthAccountsTable
   catalog_version: CatalogVersionTable

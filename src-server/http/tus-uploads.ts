@@ -26,6 +26,7 @@ import {
 import type { HttpDeps } from '../kernel/config.ts'
 import { isDomainError } from '../kernel/errors.ts'
 import { hitUnlessDown, type RateLimiter, type RateRule } from '../security/rate-limit.ts'
+import { databaseTusLocker } from '../storage/tus-lock.ts'
 import type { TusFiles } from '../storage/tus-store.ts'
 
 export const TUS_PATH = '/api/uploads/tus'
@@ -108,6 +109,8 @@ export function registerTusUploadRoutes(
   const server = new TusServer({
     path: TUS_PATH,
     datastore: tus.datastore,
+    // One writer per upload across every node, not per process (decision 0113).
+    locker: databaseTusLocker(db),
     // "/api/uploads/tus/<id>": resolved against the page's origin, whatever proxy stands in front.
     relativeLocation: true,
     maxSize: CREATOR_VIDEO_MAX_BYTES,
