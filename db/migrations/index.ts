@@ -97,6 +97,7 @@ import * as m210000 from './2026_12_21_0000_premium_pool_share_parts.ts'
 import * as m220000 from './2026_12_22_0000_payout_unconfirmed.ts'
 import * as m220100 from './2026_12_22_0100_relay_retakes_gone_jobs.ts'
 import * as m220200 from './2026_12_22_0200_learning_server_clock.ts'
+import * as m230300 from './2026_12_23_0300_premium_watch_clock.ts'
 
 export const migrations: Record<string, Migration> = {
   '2026_11_22_0900_catalog': m0900,
@@ -196,4 +197,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_22_0000_payout_unconfirmed': m220000,
   '2026_12_22_0100_relay_retakes_gone_jobs': m220100,
   '2026_12_22_0200_learning_server_clock': m220200,
+  '2026_12_23_0300_premium_watch_clock': m230300,
 }

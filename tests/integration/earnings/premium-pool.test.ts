@@ -77,9 +77,18 @@ async function creatorCourse(ownerId: string, includedInPremium: boolean) {
   return { id, lessonIds: lessons.map((lesson) => lesson.id) }
 }
 
-/** The learner watches the first `seconds` of a lesson (one save; the first save believes up to 35 s). */
+/**
+ * The learner watches the first `seconds` of a lesson (one save; the first save believes up to 35 s), as long on the
+ * server's clock: a member's credited Premium watch time never runs ahead of it (decision 0115).
+ */
 async function watch(user: TestUser, courseId: string, lessonId: string, seconds: number) {
   const caller = await callerAs(db(), user)
+  await db()
+    .insertInto('premium_watch_clocks')
+    .values({ user_id: user.id, credited_until: clock.now() })
+    .onConflict((oc) => oc.column('user_id').doNothing())
+    .execute()
+  await clock.advanceClock(seconds)
   return caller.learning.saveProgress({
     courseId,
     lessonId,
