@@ -2,20 +2,23 @@
 // largest remainder, stored and reused). Each run: creators' courses (some with co-instructors at random
 // percentages), a random cart of them (with a bundle and a creator's coupon or not), paid by card through the real
 // webhook and the fake Stripe (whose charges carry a 2.9 % + 30 fee, taken from the creators' shares), then random
-// staff refunds of chosen lines through Stripe (repeated, some lines twice), then the refund window's end. After every
-// run: the lines' paid amounts sum to what was captured; each line's stored split (platform fee + processor fee +
+// staff refunds of chosen lines through Stripe (repeated, some lines twice), then the refund window's end and the
+// month's payouts (fake Stripe Connect transfers, run twice). After every run: the lines' paid amounts sum to what was captured; each line's stored split (platform fee + processor fee +
 // creators' parts) sums to its net; no line gets back more than its part of the capture; each refund's reversal is
 // exactly the stored parts of its lines; the ledger balances; and each creator's balance equals the parts of the
-// lines they still keep (what their statements and payouts read).
+// lines they still keep (what their statements read), and is transferred exactly that, once, never a negative amount.
+// MONEY_PROPERTY_RUNS=<n> runs more (25 by default).
 import fc from 'fast-check'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { addCoInstructor } from '../../../src-server/creators/course-instructors.ts'
 import { creatorBalances, ledgerTotals } from '../../../src-server/earnings/balances.ts'
 import { releaseDueHolds } from '../../../src-server/earnings/shares.ts'
 import { setCourseEarningShares } from '../../../src-server/flows/course-team-invites.ts'
+import { payoutMonthOf, runPayouts, setUpPayouts } from '../../../src-server/flows/creator-payouts.ts'
 import { refundOrder } from '../../../src-server/flows/refunds.ts'
 import { stripeRefundGateway } from '../../../src-server/flows/stripe-refunds.ts'
 import { seedBundle } from '../../support/bundles.ts'
+import { createCreator } from '../../support/creator-courses.ts'
 import { ownedCourse, type SoldCourse } from '../../support/earnings.ts'
 import { callerAs, createUser, type TestUser } from '../../support/factories.ts'
 import { type PaymentsServer, payCartByCard, startPaymentsServer } from '../../support/payments-server.ts'
@@ -50,15 +53,34 @@ const runArb = fc.record({
 
 const num = (value: number | string | bigint) => Number(value)
 
+/** A creator with a Stripe Express account ready for payouts (onboarded, account.updated delivered). */
+async function payableCreator(): Promise<{ user: TestUser; accountId: string }> {
+  const user = await createCreator(db())
+  await setUpPayouts(db(), shop.payments.stripe, user, {
+    returnUrl: 'http://localhost/studio/payouts?return=1',
+    refreshUrl: 'http://localhost/studio/payouts?refresh=1',
+  })
+  const account = await db()
+    .selectFrom('creator_payout_accounts')
+    .select('stripe_account_id')
+    .where('creator_id', '=', user.id)
+    .executeTakeFirstOrThrow()
+  shop.fake.connect.completeOnboarding(account.stripe_account_id)
+  await shop.fake.flush()
+  return { user, accountId: account.stripe_account_id }
+}
+
 it('a paid cart, its refunds and its creators’ balances: every split allocated once, stored and reused', async () => {
   await fc.assert(
     fc.asyncProperty(runArb, async (run) => {
       seq++
       const owners: TestUser[] = []
       const people: TestUser[] = []
+      const accounts = new Map<string, string>()
       const courses: SoldCourse[] = []
       for (const spec of run.courses) {
-        const owner = await createUser(db())
+        const { user: owner, accountId } = await payableCreator()
+        accounts.set(owner.id, accountId)
         owners.push(owner)
         people.push(owner)
         const course = await ownedCourse(db(), owner.id, spec.price)
@@ -66,7 +88,8 @@ it('a paid cart, its refunds and its creators’ balances: every split allocated
         if (spec.team.length) {
           const team: { userId: string; percent: number }[] = []
           for (const basisPoints of spec.team) {
-            const co = await createUser(db())
+            const { user: co, accountId: coAccount } = await payableCreator()
+            accounts.set(co.id, coAccount)
             people.push(co)
             await addCoInstructor(db(), course.id, co.id)
             team.push({ userId: co.id, percent: basisPoints / 100 })
@@ -235,6 +258,28 @@ it('a paid cart, its refunds and its creators’ balances: every split allocated
         expect((usd?.pendingMinor ?? 0) + (usd?.availableMinor ?? 0) + (usd?.paidOutMinor ?? 0)).toBe(kept)
         expect(usd?.pendingMinor ?? 0).toBe(0)
         expect(usd?.availableMinor ?? 0).toBeGreaterThanOrEqual(0)
+      }
+
+      // The month's payouts (fake Stripe Connect transfers): each creator is paid exactly what they keep, once, and
+      // never a negative amount; a second run pays nothing more.
+      for (let again = 0; again < 2; again += 1) {
+        await runPayouts(db(), shop.payments.stripe, { month: payoutMonthOf(new Date()), thresholdMinor: 1 })
+      }
+      for (const total of (await ledgerTotals(db())).values()) expect(total).toBe(0)
+      for (const person of people) {
+        const kept = finalParts
+          .filter((part) => part.creator_id === person.id && !refunded.has(part.order_item_id))
+          .reduce((sum, part) => sum + part.creator_minor, 0)
+        const transfers = [...shop.fake.connect.transfers.values()].filter(
+          (transfer) => transfer.destination === accounts.get(person.id),
+        )
+        for (const transfer of transfers) expect(transfer.amount).toBeGreaterThan(0)
+        expect(transfers.reduce((sum, transfer) => sum + transfer.amount, 0)).toBe(kept)
+        const [usd] = await creatorBalances(db(), person.id)
+        expect({ available: usd?.availableMinor ?? 0, paidOut: usd?.paidOutMinor ?? 0 }).toEqual({
+          available: 0,
+          paidOut: kept,
+        })
       }
     }),
     { numRuns: Number(process.env.MONEY_PROPERTY_RUNS ?? 25), endOnFailure: true },
