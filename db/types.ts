@@ -1530,6 +1530,12 @@ export interface PremiumWatchTimeTable {
   updated_at: UpdatedAt
 }
 
+/** A Premium member's watch-time clock (learning/): credited watch time is accounted for up to credited_until, at 1×. */
+export interface PremiumWatchClocksTable {
+  user_id: string
+  credited_until: Date
+}
+
 /** One month's Premium pool in one currency (earnings/): the revenue behind it and what was split. */
 export interface PremiumPoolMonthsTable {
   month: string
@@ -2012,6 +2018,7 @@ export interface Database {
   ledger_transactions: LedgerTransactionsTable
   ledger_entries: LedgerEntriesTable
   premium_watch_time: PremiumWatchTimeTable
+  premium_watch_clocks: PremiumWatchClocksTable
   premium_pool_months: PremiumPoolMonthsTable
   premium_pool_shares: PremiumPoolSharesTable
   premium_pool_share_parts: PremiumPoolSharePartsTable

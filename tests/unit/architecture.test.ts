@@ -151,7 +151,7 @@ describe('server architecture', () => {
       ],
       [
         'learning/',
-        /\b(insertInto|updateTable|deleteFrom|mergeInto)\(\s*['"](premium_watch_time|quizzes|quiz_attempts)['"]/,
+        /\b(insertInto|updateTable|deleteFrom|mergeInto)\(\s*['"](premium_watch_time|premium_watch_clocks|quizzes|quiz_attempts)['"]/,
         ['src-server/learning/', 'db/migrations/'],
       ],
       [

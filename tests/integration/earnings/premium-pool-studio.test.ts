@@ -86,6 +86,11 @@ describe('the studio Premium switch', () => {
       .execute()
     const month = watchMonthOf(clock.now())
     const member = (await premiumMember(db())).user
+    // The member has been watching for 150 s on the server's clock (their watch time never runs ahead of it).
+    await db()
+      .insertInto('premium_watch_clocks')
+      .values({ user_id: member.id, credited_until: new Date(clock.nowMs() - 150_000) })
+      .execute()
     await recordPremiumWatch(db(), { userId: member.id, courseId: course.id, seconds: 150, at: clock.now() })
     await db()
       .transaction()

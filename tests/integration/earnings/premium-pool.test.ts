@@ -77,9 +77,18 @@ async function creatorCourse(ownerId: string, includedInPremium: boolean) {
   return { id, lessonIds: lessons.map((lesson) => lesson.id) }
 }
 
-/** The learner watches the first `seconds` of a lesson (one save; the first save believes up to 35 s). */
+/**
+ * The learner watches the first `seconds` of a lesson (one save; the first save believes up to 35 s), as long on the
+ * server's clock: a member's credited Premium watch time never runs ahead of it (decision 0115).
+ */
 async function watch(user: TestUser, courseId: string, lessonId: string, seconds: number) {
   const caller = await callerAs(db(), user)
+  await db()
+    .insertInto('premium_watch_clocks')
+    .values({ user_id: user.id, credited_until: clock.now() })
+    .onConflict((oc) => oc.column('user_id').doNothing())
+    .execute()
+  await clock.advanceClock(seconds)
   return caller.learning.saveProgress({
     courseId,
     lessonId,
@@ -330,4 +339,107 @@ describe('the pool arithmetic', () => {
       ),
     )
   })
+})
+
+describe('the Premium pool month, end to end', () => {
+  // Random months: Premium members play random lessons of random included courses (several at once, as several tabs
+  // do, with random time on the server's clock between saves and random claims of new watching), then the month's
+  // pool is split. Each member's credited watch time never runs ahead of the server's clock (decision 0115); the
+  // month distributes exactly the pool (no cent lost or made up) when anyone watched, each course's share is split
+  // among its instructors exactly, and the creators are credited exactly those parts.
+  const save = fc.record({
+    member: fc.nat(2),
+    course: fc.nat(2),
+    lesson: fc.nat(1),
+    advance: fc.integer({ min: 0, max: 40 }),
+    claim: fc.integer({ min: 1, max: 120 }),
+  })
+  it('credits no member more watch time than elapsed, and distributes exactly the pool', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record({ members: fc.integer({ min: 1, max: 3 }), saves: fc.array(save, { minLength: 1, maxLength: 16 }) }),
+        async (run) => {
+          const month = await toNextMonth()
+          const creators = [await createCreator(db()), await createCreator(db())]
+          const courses = [
+            await creatorCourse(creators[0]!.id, true),
+            await creatorCourse(creators[1]!.id, true),
+            await creatorCourse(creators[1]!.id, true),
+          ]
+          const members: TestUser[] = []
+          for (let i = 0; i < run.members; i += 1) members.push((await premiumMember(db())).user)
+          const watchedTo = new Map<string, number>()
+          const firstSave = new Map<string, number>()
+          for (const step of run.saves) {
+            const member = members[step.member % members.length]!
+            const course = courses[step.course]!
+            const lessonId = course.lessonIds[step.lesson]!
+            await clock.advanceClock(step.advance)
+            const key = `${member.id}:${lessonId}`
+            const from = watchedTo.get(key) ?? 0
+            const to = Math.min(600, from + step.claim)
+            if (to <= from) continue
+            if (!firstSave.has(member.id)) firstSave.set(member.id, clock.nowMs())
+            const caller = await callerAs(db(), member)
+            const saved = await caller.learning.saveProgress({
+              courseId: course.id,
+              lessonId,
+              positionSeconds: to,
+              ranges: [[from, to]],
+              sentAt: clock.nowMs(),
+            })
+            watchedTo.set(key, Math.max(from, saved.watchedSeconds))
+          }
+          for (const member of members) {
+            const { seconds } = await db()
+              .selectFrom('premium_watch_time')
+              .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('seconds'), eb.lit(0)).as('seconds'))
+              .where('user_id', '=', member.id)
+              .executeTakeFirstOrThrow()
+            const started = firstSave.get(member.id)
+            const elapsed = started === undefined ? 0 : (clock.nowMs() - started) / 1000 + 15
+            expect(Number(seconds)).toBeLessThanOrEqual(elapsed + 1e-6)
+          }
+
+          const before = await Promise.all(creators.map((creator) => available(creator.id)))
+          const outcomes = await runPremiumPool(db(), { month, basisPoints: BASIS_POINTS })
+          const usd = outcomes.find((outcome) => outcome.currency === 'USD')!
+          const watched = await db()
+            .selectFrom('premium_watch_time')
+            .select('seconds')
+            .where('month', '=', month)
+            .where('seconds', '>', 0)
+            .execute()
+          // The pool is the month's Premium revenue net of refunds (these members' plans, and any other test's).
+          const { start, end } = monthBounds(month)
+          const revenue = (await premiumRevenueOfMonth(db(), start, end)).find((row) => row.currency === 'USD')!
+          expect(revenue.revenueMinor).toBeGreaterThanOrEqual(run.members * planPrice)
+          expect(usd.poolMinor).toBe(poolOf(revenue.revenueMinor, revenue.refundedMinor, BASIS_POINTS))
+          expect(usd.distributedMinor).toBe(watched.length ? usd.poolMinor : 0)
+          expect(usd.shares.reduce((sum, share) => sum + share.shareMinor, 0)).toBe(usd.distributedMinor)
+          const parts = await db()
+            .selectFrom('premium_pool_share_parts')
+            .select(['course_id', 'creator_id', 'share_minor'])
+            .where('month', '=', month)
+            .execute()
+          for (const share of usd.shares) {
+            expect(
+              parts
+                .filter((part) => part.course_id === share.courseId)
+                .reduce((sum, part) => sum + part.share_minor, 0),
+            ).toBe(share.shareMinor)
+          }
+          const after = await Promise.all(creators.map((creator) => available(creator.id)))
+          creators.forEach((creator, index) => {
+            const credited = parts
+              .filter((part) => part.creator_id === creator.id)
+              .reduce((sum, part) => sum + part.share_minor, 0)
+            expect(after[index]! - before[index]!).toBe(credited)
+          })
+          for (const total of (await ledgerTotals(db())).values()) expect(total).toBe(0)
+        },
+      ),
+      { numRuns: Number(process.env.POOL_PROPERTY_RUNS ?? 12), endOnFailure: true },
+    )
+  }, 600_000)
 })

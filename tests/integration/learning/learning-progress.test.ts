@@ -503,8 +503,9 @@ describe('video progress', () => {
         await caller.learning.saveProgress({ ...ref, positionSeconds: 0, ranges: [[i * 5, i * 5 + 5]], sentAt: start })
       }
       expect((await caller.learning.lesson(ref)).progress).toMatchObject({ watchedSeconds: 35 })
-      expect(Number(await premiumSeconds())).toBe(35)
-      // A minute later on the server's clock, a minute at 2× is believed and counts for the pool.
+      // The pool's seconds run on the member's own clock at 1× (decision 0115): one save interval, 15 s.
+      expect(Number(await premiumSeconds())).toBe(15)
+      // A minute later on the server's clock, a minute at 2× is believed; the pool counts the minute.
       vi.setSystemTime(start + 60_000)
       const minute = await caller.learning.saveProgress({
         ...ref,
@@ -513,7 +514,76 @@ describe('video progress', () => {
         sentAt: start + 60_000,
       })
       expect(minute).toMatchObject({ watchedSeconds: 155, completed: false })
-      expect(Number(await premiumSeconds())).toBe(155)
+      expect(Number(await premiumSeconds())).toBe(75)
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
+  it("several lessons playing at once in several tabs credit no more Premium watch time than the server's clock ran", async () => {
+    // A course in Premium with four hour-long videos, played at once (at 2×) by one Premium member in four tabs.
+    courseCount += 1
+    const id = `learning-course-${courseCount}`
+    await insertCourse(db(), { id, title: `Tabs ${courseCount}`, category_id: categoryId, status: 'published' })
+    await db().updateTable('courses').set({ included_in_premium: true }).where('id', '=', id).execute()
+    const video = (n: number) => ({
+      title: `Hour ${n}`,
+      durationSeconds: 3600,
+      isPreview: false,
+      kind: 'video' as const,
+      videoKey: 'demo/recap.webm',
+    })
+    await writeCurriculum(db(), id, [{ title: 'Only section', lessons: [video(1), video(2), video(3), video(4)] }])
+    const lessons = await lessonsOf(db(), id)
+    const { user } = await premiumMember(db())
+    const caller = await callerAs(db(), user)
+    const premiumSeconds = async () =>
+      Number(
+        (
+          await db()
+            .selectFrom('premium_watch_time')
+            .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('seconds'), eb.lit(0)).as('seconds'))
+            .where('user_id', '=', user.id)
+            .executeTakeFirstOrThrow()
+        ).seconds,
+      )
+    const start = Math.ceil(Date.now() / 1000) * 1000 + 1000
+    vi.useFakeTimers({ toFake: ['Date'] })
+    try {
+      // Every 15 s for ten minutes, each tab saves the next 30 s of its lesson (2× playback).
+      for (let step = 0; step <= 40; step += 1) {
+        vi.setSystemTime(start + step * 15_000)
+        for (const lesson of lessons) {
+          await caller.learning.saveProgress({
+            courseId: id,
+            lessonId: lesson.id,
+            positionSeconds: (step + 1) * 30,
+            ranges: [[step * 30, (step + 1) * 30]],
+            sentAt: start + step * 15_000,
+          })
+        }
+        // Each lesson's own progress is believed (its allowance is per lesson) ...
+        // ... but the member's credited watch time never runs ahead of the server's clock (from one save interval
+        // before the first save): 600 s of wall-clock time credit at most 615 s, not 4 tabs × 2× = 4,800 s.
+        expect(await premiumSeconds()).toBeLessThanOrEqual(step * 15 + 15)
+      }
+      expect((await caller.learning.lesson({ courseId: id, lessonId: lessons[3]?.id ?? '' })).progress).toMatchObject({
+        watchedSeconds: 1230,
+      })
+      expect(await premiumSeconds()).toBe(615)
+      // Idle time builds no bank several tabs could spend at once: after a day away, a burst of the four tabs
+      // credits at most PREMIUM_WATCH_BANK_MS (5 min) more.
+      vi.setSystemTime(start + 40 * 15_000 + 86_400_000)
+      for (const lesson of lessons) {
+        await caller.learning.saveProgress({
+          courseId: id,
+          lessonId: lesson.id,
+          positionSeconds: 3600,
+          ranges: [[1230, 3600]],
+          sentAt: start + 40 * 15_000 + 86_400_000,
+        })
+      }
+      expect(await premiumSeconds()).toBe(615 + 300)
     } finally {
       vi.useRealTimers()
     }
