@@ -235,7 +235,9 @@ it('a paid cart, its refunds and its creators’ balances: every split allocated
             .sort()
             .filter(([, amount]) => amount !== 0),
         )
-        expect(stored.length).toBeGreaterThan(0)
+        // A line so small that its fees took the whole of it (a 90 % coupon on 1.13) left its creators nothing: nothing
+        // is taken back from them either.
+        if (stored.length === 0) expect(rows.filter((row) => num(row.amount_minor) !== 0)).toEqual([])
       }
 
       // The refund window ends: what is kept becomes available.
