@@ -153,15 +153,18 @@ it('a paid cart, its refunds and its creators’ balances: every split allocated
         .select(['order_item_id', 'net_minor', 'platform_fee_minor', 'processor_fee_minor', 'creator_minor'])
         .where('order_id', '=', orderId)
         .execute()
-      const parts = await db()
-        .selectFrom('earning_share_parts')
-        .select(['order_item_id', 'creator_id', 'creator_minor'])
-        .where(
-          'order_item_id',
-          'in',
-          lines.map((line) => line.id),
-        )
-        .execute()
+      // The lines' creator parts as they stand (read again once the holds are released).
+      const readParts = () =>
+        db()
+          .selectFrom('earning_share_parts')
+          .select(['order_item_id', 'creator_id', 'creator_minor'])
+          .where(
+            'order_item_id',
+            'in',
+            lines.map((line) => line.id),
+          )
+          .execute()
+      const parts = await readParts()
       const partsOf = (lineId: string) => parts.filter((part) => part.order_item_id === lineId)
       for (const line of lines.filter((l) => paidOf(l) > 0)) {
         const share = shares.find((row) => row.order_item_id === line.id)
@@ -243,15 +246,7 @@ it('a paid cart, its refunds and its creators’ balances: every split allocated
       // The refund window ends: what is kept becomes available.
       await releaseDueHolds(db(), new Date(Date.now() + 31 * DAY))
       for (const total of (await ledgerTotals(db())).values()) expect(total).toBe(0)
-      const finalParts = await db()
-        .selectFrom('earning_share_parts')
-        .select(['order_item_id', 'creator_id', 'creator_minor'])
-        .where(
-          'order_item_id',
-          'in',
-          lines.map((line) => line.id),
-        )
-        .execute()
+      const finalParts = await readParts()
       for (const person of people) {
         const kept = finalParts
           .filter((part) => part.creator_id === person.id && !refunded.has(part.order_item_id))
