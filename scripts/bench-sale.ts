@@ -13,6 +13,7 @@ import { parseArgs } from 'node:util'
 import { sql } from 'kysely'
 import { migrateToLatest } from '../db/migrate.ts'
 import { seedDatabase } from '../db/seed/index.ts'
+import { flushCourseEvents } from '../src-server/analytics/counters.ts'
 import { addCoInstructor } from '../src-server/creators/course-instructors.ts'
 import { setCourseEarningShares } from '../src-server/flows/course-team-invites.ts'
 import { openDatabase, poolOf } from '../src-server/kernel/db.ts'
@@ -213,6 +214,8 @@ try {
   const profileSessionIds: string[] = []
   for (const cookie of await cartsOf(3)) await startCheckouts([cookie], profileSessionIds) // in the carts' order
   const profiled = paidEvents(profileSessionIds)
+  // The carts' add-to-cart counts are written by a 2 s timer: write them now, so that no webhook's count takes them in.
+  await flushCourseEvents(db)
   const settled = async () => {
     for (let seen = -1; seen !== statements.count; ) {
       seen = statements.count
