@@ -206,11 +206,8 @@ export async function listMyGifts(db: DB, buyerId: string) {
 
 /**
  * An unclaimed gift to a corrected address. Already mailed: a new link goes out now and the old one stops working.
- * Not mailed yet: it goes to the new address at its date.
- */
-/**
- * Sends the gift again (a new link, the old one dead), to the address given. Counted per buyer (decision 0114): a free
- * course can be given, so without a limit one gift would mail its message to any number of addresses from our domain.
+ * Not mailed yet: it goes to the new address at its date. Counted per buyer (decision 0114): a free course can be
+ * given, so without a limit one gift would mail its message to any number of addresses from our domain.
  */
 export async function resendGift(
   db: DB,
