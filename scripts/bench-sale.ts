@@ -26,6 +26,7 @@ import { callerAs, createSessionToken, createUser } from '../tests/support/facto
 import { startFakeStripe } from '../tests/support/fake-stripe.ts'
 import { startTestServer, trpcPost } from '../tests/support/http.ts'
 import { adminQuery, databaseUrlFor } from '../tests/support/postgres-admin.ts'
+import { inFlight, shuffled } from './bench/load.ts'
 import { percentile } from './bench/stats.ts'
 
 const { values } = parseArgs({
@@ -41,23 +42,8 @@ const buyers = Number(values.buyers)
 const concurrency = Number(values.concurrency)
 const adminUrl = values['database-url'] ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
 
-/** Runs `work` over `items` with `concurrency` in flight; returns each call's time in ms and the seconds it all took. */
-async function timedPool<T>(items: T[], work: (item: T) => Promise<void>) {
-  const times: number[] = []
-  let next = 0
-  const started = performance.now()
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < items.length) {
-        const item = items[next++] as T
-        const start = performance.now()
-        await work(item)
-        times.push(performance.now() - start)
-      }
-    }),
-  )
-  return { times, seconds: (performance.now() - started) / 1000 }
-}
+/** `work` over `items` with the run's `concurrency` in flight (scripts/bench/load.ts). */
+const timedPool = <T>(items: readonly T[], work: (item: T) => Promise<void>) => inFlight(items, concurrency, work)
 
 function report(label: string, { times, seconds }: { times: number[]; seconds: number }) {
   const at = (p: number) => percentile(times, p).toFixed(1)
@@ -65,13 +51,6 @@ function report(label: string, { times, seconds }: { times: number[]; seconds: n
     `${label.padEnd(34)} p50 ${at(50)} ms   p95 ${at(95)} ms   p99 ${at(99)} ms   max ${at(100)} ms   (${(times.length / seconds).toFixed(0)}/s, ${times.length} requests)`,
   )
 }
-
-/** A copy in random order. */
-const shuffled = <T>(items: T[]) =>
-  items
-    .map((item) => ({ item, key: Math.random() }))
-    .sort((a, b) => a.key - b.key)
-    .map(({ item }) => item)
 
 /** A tRPC mutation over HTTP that must answer 200; returns its data. */
 async function mutate(baseUrl: string, cookie: string, procedure: string, input: unknown) {

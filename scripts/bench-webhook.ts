@@ -19,6 +19,8 @@ import { createUser } from '../tests/support/factories.ts'
 import { startFakeStripe } from '../tests/support/fake-stripe.ts'
 import { adminQuery, databaseUrlFor } from '../tests/support/postgres-admin.ts'
 import { shopCaller } from '../tests/support/shop.ts'
+import { inFlight, shuffled } from './bench/load.ts'
+import { percentile } from './bench/stats.ts'
 
 const { values } = parseArgs({
   options: {
@@ -80,31 +82,19 @@ try {
   for (const days of [5, 3, 31, 31, 31]) fake.billing.advance(days * DAY)
   const events = fake.queued.splice(0).map((event) => fake.signedEvent(event.type, event.object, event.created))
   const redeliveries = events.filter((_, index) => index % 5 === 0)
-  const deliveries = [...events, ...redeliveries].sort(() => Math.random() - 0.5)
+  const deliveries = shuffled([...events, ...redeliveries])
 
-  const latencies: number[] = []
   const statuses = new Map<number, number>()
-  let next = 0
-  const started = performance.now()
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < deliveries.length) {
-        const { payload, header } = deliveries[next++]!
-        const start = performance.now()
-        const response = await fetch(fake.webhookUrl!, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'stripe-signature': header },
-          body: payload,
-        })
-        await response.arrayBuffer()
-        latencies.push(performance.now() - start)
-        statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1)
-      }
-    }),
-  )
-  const seconds = (performance.now() - started) / 1000
-  latencies.sort((a, b) => a - b)
-  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.ceil(q * latencies.length) - 1)]!.toFixed(1)
+  const { times: latencies, seconds } = await inFlight(deliveries, concurrency, async ({ payload, header }) => {
+    const response = await fetch(fake.webhookUrl!, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'stripe-signature': header },
+      body: payload,
+    })
+    await response.arrayBuffer()
+    statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1)
+  })
+  const at = (q: number) => percentile(latencies, q * 100).toFixed(1)
   console.log(
     `Stripe webhook on PostgreSQL: ${deliveries.length} deliveries (${events.length} events + ${redeliveries.length} redeliveries, shuffled) for ${members} subscriptions, ${concurrency} concurrent`,
   )

@@ -52,3 +52,32 @@ export function summarise(results: LoadResult[]) {
     errors: results.reduce((sum, r) => sum + r.errors, 0),
   }
 }
+
+/**
+ * Runs `work` over `items` with `concurrency` calls in flight, each taking the next item as soon as its previous one
+ * is done; returns each call's time in ms and the seconds the whole run took.
+ */
+export async function inFlight<T>(items: readonly T[], concurrency: number, work: (item: T) => Promise<void>) {
+  const times: number[] = []
+  let next = 0
+  const started = performance.now()
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < items.length) {
+        const item = items[next++] as T
+        const start = performance.now()
+        await work(item)
+        times.push(performance.now() - start)
+      }
+    }),
+  )
+  return { times, seconds: (performance.now() - started) / 1000 }
+}
+
+/** A copy of `items` in random order (every order equally likely). */
+export function shuffled<T>(items: readonly T[]): T[] {
+  return items
+    .map((item) => ({ item, key: Math.random() }))
+    .sort((a, b) => a.key - b.key)
+    .map(({ item }) => item)
+}
