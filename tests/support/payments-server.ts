@@ -4,9 +4,11 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import type { Writable } from 'node:stream'
+import { setUpPayouts } from '../../src-server/flows/creator-payouts.ts'
 import { defaultPayments, type PaymentsConfig } from '../../src-server/payments/config.ts'
 import { createStripeApi } from '../../src-server/payments/stripe.ts'
 import { createServer, type Server } from '../../src-server/server.ts'
+import { createCreator, type PlanId } from './creator-courses.ts'
 import { createTestDatabase, type TestDatabase } from './db.ts'
 import { type FakeStripe, startFakeStripe } from './fake-stripe.ts'
 import type { shopCaller } from './shop.ts'
@@ -92,3 +94,24 @@ export async function webhookOutcome(fake: FakeStripe, type: string, object: unk
 
 /** The Checkout Session id at the end of a hosted payment page's URL. */
 export const sessionIdOf = (url: string) => new URL(url).pathname.split('/').pop()!
+
+/**
+ * An approved creator (on `plan`, if given) whose Stripe Express account is onboarded at the fake and whose
+ * account.updated has reached the webhook: ready to be paid out.
+ */
+export async function onboardedCreator(shop: PaymentsServer, plan?: PlanId) {
+  const db = shop.database.db
+  const creator = await createCreator(db, { plan })
+  await setUpPayouts(db, shop.payments.stripe, creator, {
+    returnUrl: 'http://localhost/studio/payouts?return=1',
+    refreshUrl: 'http://localhost/studio/payouts?refresh=1',
+  })
+  const account = await db
+    .selectFrom('creator_payout_accounts')
+    .select('stripe_account_id')
+    .where('creator_id', '=', creator.id)
+    .executeTakeFirstOrThrow()
+  shop.fake.connect.completeOnboarding(account.stripe_account_id)
+  await shop.fake.flush()
+  return { creator, accountId: account.stripe_account_id }
+}

@@ -14,14 +14,18 @@ import { addCoInstructor } from '../../../src-server/creators/course-instructors
 import { creatorBalances, ledgerTotals } from '../../../src-server/earnings/balances.ts'
 import { releaseDueHolds } from '../../../src-server/earnings/shares.ts'
 import { setCourseEarningShares } from '../../../src-server/flows/course-team-invites.ts'
-import { payoutMonthOf, runPayouts, setUpPayouts } from '../../../src-server/flows/creator-payouts.ts'
+import { payoutMonthOf, runPayouts } from '../../../src-server/flows/creator-payouts.ts'
 import { refundOrder } from '../../../src-server/flows/refunds.ts'
 import { stripeRefundGateway } from '../../../src-server/flows/stripe-refunds.ts'
 import { seedBundle } from '../../support/bundles.ts'
-import { createCreator } from '../../support/creator-courses.ts'
 import { ownedCourse, type SoldCourse } from '../../support/earnings.ts'
 import { callerAs, createUser, type TestUser } from '../../support/factories.ts'
-import { type PaymentsServer, payCartByCard, startPaymentsServer } from '../../support/payments-server.ts'
+import {
+  onboardedCreator,
+  type PaymentsServer,
+  payCartByCard,
+  startPaymentsServer,
+} from '../../support/payments-server.ts'
 import { shopCaller } from '../../support/shop.ts'
 
 let shop: PaymentsServer
@@ -53,23 +57,6 @@ const runArb = fc.record({
 
 const num = (value: number | string | bigint) => Number(value)
 
-/** A creator with a Stripe Express account ready for payouts (onboarded, account.updated delivered). */
-async function payableCreator(): Promise<{ user: TestUser; accountId: string }> {
-  const user = await createCreator(db())
-  await setUpPayouts(db(), shop.payments.stripe, user, {
-    returnUrl: 'http://localhost/studio/payouts?return=1',
-    refreshUrl: 'http://localhost/studio/payouts?refresh=1',
-  })
-  const account = await db()
-    .selectFrom('creator_payout_accounts')
-    .select('stripe_account_id')
-    .where('creator_id', '=', user.id)
-    .executeTakeFirstOrThrow()
-  shop.fake.connect.completeOnboarding(account.stripe_account_id)
-  await shop.fake.flush()
-  return { user, accountId: account.stripe_account_id }
-}
-
 it('a paid cart, its refunds and its creators’ balances: every split allocated once, stored and reused', async () => {
   await fc.assert(
     fc.asyncProperty(runArb, async (run) => {
@@ -79,7 +66,7 @@ it('a paid cart, its refunds and its creators’ balances: every split allocated
       const accounts = new Map<string, string>()
       const courses: SoldCourse[] = []
       for (const spec of run.courses) {
-        const { user: owner, accountId } = await payableCreator()
+        const { creator: owner, accountId } = await onboardedCreator(shop)
         accounts.set(owner.id, accountId)
         owners.push(owner)
         people.push(owner)
@@ -88,7 +75,7 @@ it('a paid cart, its refunds and its creators’ balances: every split allocated
         if (spec.team.length) {
           const team: { userId: string; percent: number }[] = []
           for (const basisPoints of spec.team) {
-            const { user: co, accountId: coAccount } = await payableCreator()
+            const { creator: co, accountId: coAccount } = await onboardedCreator(shop)
             accounts.set(co.id, coAccount)
             people.push(co)
             await addCoInstructor(db(), course.id, co.id)

@@ -5,10 +5,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { creatorBalances, ledgerTotals } from '../../../src-server/earnings/balances.ts'
 import { releaseAllDueHolds } from '../../../src-server/flows/creator-earnings.ts'
-import { PAYOUT_MAX_ATTEMPTS, runPayouts, setUpPayouts } from '../../../src-server/flows/creator-payouts.ts'
-import { createCreator } from '../../support/creator-courses.ts'
+import { PAYOUT_MAX_ATTEMPTS, runPayouts } from '../../../src-server/flows/creator-payouts.ts'
 import { ownedCourse, sell } from '../../support/earnings.ts'
-import { type PaymentsServer, startPaymentsServer } from '../../support/payments-server.ts'
+import { onboardedCreator, type PaymentsServer, startPaymentsServer } from '../../support/payments-server.ts'
 
 let shop: PaymentsServer
 const db = () => shop.database.db
@@ -18,22 +17,6 @@ beforeAll(async () => {
   shop = await startPaymentsServer()
 })
 afterAll(() => shop.close())
-
-async function onboardedCreator() {
-  const creator = await createCreator(db(), { plan: 'pro' })
-  await setUpPayouts(db(), shop.payments.stripe, creator, {
-    returnUrl: 'http://localhost/studio/payouts?return=1',
-    refreshUrl: 'http://localhost/studio/payouts?refresh=1',
-  })
-  const account = await db()
-    .selectFrom('creator_payout_accounts')
-    .select('stripe_account_id')
-    .where('creator_id', '=', creator.id)
-    .executeTakeFirstOrThrow()
-  shop.fake.connect.completeOnboarding(account.stripe_account_id)
-  await shop.fake.flush()
-  return { creator, accountId: account.stripe_account_id }
-}
 
 /** Stripe refuses the next transfer outright (a 4xx: it made nothing), as when the platform's balance is short. */
 const refuseNextTransfer = () =>
@@ -46,7 +29,7 @@ const transferredTo = (accountId: string) =>
 
 describe('a failed payout carried into the next month', () => {
   it('is paid once: the next month pays only what the failed payout does not already claim', async () => {
-    const { creator, accountId } = await onboardedCreator()
+    const { creator, accountId } = await onboardedCreator(shop, 'pro')
     await sell(db(), [await ownedCourse(db(), creator.id, 8000)])
     await releaseAllDueHolds(db(), new Date(Date.now() + 31 * DAY))
 
@@ -81,7 +64,7 @@ describe('a failed payout carried into the next month', () => {
   })
 
   it('a payout refused on its last try is no longer claimed: the next month pays its amount instead', async () => {
-    const { creator, accountId } = await onboardedCreator()
+    const { creator, accountId } = await onboardedCreator(shop, 'pro')
     await sell(db(), [await ownedCourse(db(), creator.id, 8000)])
     await releaseAllDueHolds(db(), new Date(Date.now() + 31 * DAY))
     refuseNextTransfer()
@@ -100,7 +83,7 @@ describe('a failed payout carried into the next month', () => {
 
 describe('a payout whose answer was lost, retried after Stripe forgot its idempotency key', () => {
   it('finds the transfer the first try made and is not paid again', async () => {
-    const { creator, accountId } = await onboardedCreator()
+    const { creator, accountId } = await onboardedCreator(shop, 'pro')
     await sell(db(), [await ownedCourse(db(), creator.id, 8000)])
     await releaseAllDueHolds(db(), new Date(Date.now() + 31 * DAY))
 
@@ -149,7 +132,7 @@ describe('a payout whose last allowed try is made by Stripe but its answer is lo
   for (const [refusalName, refusal] of Object.entries(refusals)) {
     for (const [lossName, loss] of Object.entries(losses)) {
       it(`${refusalName}, then ${lossName}: paid exactly once, the ledger as Stripe`, async () => {
-        const { creator, accountId } = await onboardedCreator()
+        const { creator, accountId } = await onboardedCreator(shop, 'pro')
         await sell(db(), [await ownedCourse(db(), creator.id, 8000)])
         await releaseAllDueHolds(db(), new Date(Date.now() + 31 * DAY))
         const balance = shop.fake.connect.balance.get('usd') ?? 0
