@@ -19,6 +19,7 @@ import { courseInstructorRole } from '../creators/school-access.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
+import type { RateLimiter } from '../security/rate-limit.ts'
 import { NO_PLAN_MESSAGE } from './creator-standing.ts'
 import {
   acceptInvite,
@@ -85,6 +86,7 @@ export async function teamPanel(db: DB, userId: string, courseId: string, overri
 
 export async function inviteCoInstructor(
   db: DB,
+  limiter: RateLimiter,
   owner: Person,
   input: { courseId: string; email: string },
   settings: InviteSettings,
@@ -94,6 +96,7 @@ export async function inviteCoInstructor(
   const title = (await findCourseForReview(db, input.courseId))?.title ?? input.courseId
   return inviteToTeam(
     db,
+    limiter,
     COURSE_INVITES,
     owner,
     { id: input.courseId, email: input.email },

@@ -32,6 +32,7 @@ import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { publishedBundles } from '../promotions/bundles.ts'
+import type { RateLimiter } from '../security/rate-limit.ts'
 import {
   acceptInvite,
   describeInvite,
@@ -115,6 +116,7 @@ export async function saveSchoolSettings(db: DB, userId: string, input: { name: 
 
 export async function inviteSchoolMember(
   db: DB,
+  limiter: RateLimiter,
   owner: Person,
   input: { email: string; role: SchoolMemberRoleId },
   settings: InviteSettings,
@@ -125,6 +127,7 @@ export async function inviteSchoolMember(
   const roleLabel = SCHOOL_ROLE_LABELS[input.role]
   const { email, expiresAt } = await inviteToTeam(
     db,
+    limiter,
     SCHOOL_INVITES,
     owner,
     { id: school.id, email: input.email, role: input.role },

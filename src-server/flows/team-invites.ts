@@ -2,7 +2,8 @@
 // school's team, decision 0057): the invitee may not be staff; the owner's plan must have room (one team across the
 // owner's courses and school, counted at the invitation and again at the acceptance); the token goes out only in the
 // mailed link, queued in the transaction that records the invitation; the acceptance is single use and for the
-// invited address only. creators/invites.ts keeps the invitations.
+// invited address only; an owner sends at most RATE_RULES.teamInvites in an hour (decision 0117). creators/invites.ts
+// keeps the invitations.
 import type { SchoolMemberRole } from '../../db/types.ts'
 import type { CreatorLimitOverrides } from '../../src-shared/creator-plans.ts'
 import { isStaff, type Role } from '../../src-shared/roles.ts'
@@ -20,8 +21,12 @@ import type { AppConfig } from '../kernel/config.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { enqueueMail } from '../mail/outbox.ts'
+import { reserveAttempt } from '../security/attempts.ts'
+import { RATE_RULES, type RateLimiter } from '../security/rate-limit.ts'
 import { normaliseEmail } from '../users/email.ts'
 import { type CreatorStanding, creatorStanding, lockTeamSeats } from './creator-standing.ts'
+
+export const TOO_MANY_INVITES = 'You have sent many team invitations in the last hour. Please try again later.'
 
 export interface Person {
   id: string
@@ -89,6 +94,7 @@ function teamSizeOf(standing: CreatorStanding): number | null {
  */
 export async function inviteToTeam<S extends InviteScope>(
   db: DB,
+  limiter: RateLimiter,
   kind: InviteKind<S>,
   owner: Person,
   target: { id: string; email: string; role?: SchoolMemberRole },
@@ -109,37 +115,48 @@ export async function inviteToTeam<S extends InviteScope>(
   if (existing && kind.onTeam && (await kind.onTeam.has(db, target.id, existing.id))) {
     throw new DomainError('conflict', kind.onTeam.refusal, { field: 'email' })
   }
-  const expiresAt = await db.transaction().execute(async (trx) => {
-    // The team is counted under the owner's team lock, in the transaction that records the invitation: two
-    // invitations at once would otherwise both see the last free seat.
-    await lockTeamSeats(trx, owner.id)
-    const standing = await creatorStanding(trx, owner.id, settings.creatorLimits, now)
-    const limit = teamSizeOf(standing)
-    if (limit === 0) throw new DomainError('precondition', words.noTeam(standing))
-    const team = await ownerTeam(trx, owner.id, now)
-    if (limit !== null && !team.has(email) && team.size >= limit) {
-      throw new DomainError(
-        'precondition',
-        `Your plan allows up to ${limit} people in your team: remove someone or upgrade to Enterprise`,
-      )
-    }
-    const invite = { email, invitedBy: owner.id, role: target.role }
-    const { token, expiresAt } = await createInvite(trx, { scope: kind.scope, id: target.id }, invite, now)
-    await enqueueMail(trx, {
-      kind: kind.mail,
-      to: email,
-      subject: mail.subject,
-      text: [
-        'Hello,',
-        '',
-        mail.invitation,
-        'Sign in (or sign up) with this address and accept here (the link works once and expires in 7 days):',
-        `${settings.publicUrl.replace(/\/$/, '')}/${kind.scope}-invite?token=${token}`,
-      ].join('\n'),
+  // Counted per owner before the mail is queued, and given back when nothing was sent (a full plan, say).
+  const attempt = await reserveAttempt(
+    limiter,
+    [{ rule: RATE_RULES.teamInvites, key: `team-invite:${owner.id}` }],
+    TOO_MANY_INVITES,
+  )
+  try {
+    const expiresAt = await db.transaction().execute(async (trx) => {
+      // The team is counted under the owner's team lock, in the transaction that records the invitation: two
+      // invitations at once would otherwise both see the last free seat.
+      await lockTeamSeats(trx, owner.id)
+      const standing = await creatorStanding(trx, owner.id, settings.creatorLimits, now)
+      const limit = teamSizeOf(standing)
+      if (limit === 0) throw new DomainError('precondition', words.noTeam(standing))
+      const team = await ownerTeam(trx, owner.id, now)
+      if (limit !== null && !team.has(email) && team.size >= limit) {
+        throw new DomainError(
+          'precondition',
+          `Your plan allows up to ${limit} people in your team: remove someone or upgrade to Enterprise`,
+        )
+      }
+      const invite = { email, invitedBy: owner.id, role: target.role }
+      const { token, expiresAt } = await createInvite(trx, { scope: kind.scope, id: target.id }, invite, now)
+      await enqueueMail(trx, {
+        kind: kind.mail,
+        to: email,
+        subject: mail.subject,
+        text: [
+          'Hello,',
+          '',
+          mail.invitation,
+          'Sign in (or sign up) with this address and accept here (the link works once and expires in 7 days):',
+          `${settings.publicUrl.replace(/\/$/, '')}/${kind.scope}-invite?token=${token}`,
+        ].join('\n'),
+      })
+      return expiresAt
     })
-    return expiresAt
-  })
-  return { email, expiresAt: expiresAt.toISOString() }
+    return { email, expiresAt: expiresAt.toISOString() }
+  } catch (error) {
+    await attempt.release()
+    throw error
+  }
 }
 
 /** The acceptance page's view of a usable invitation: who invited, and whether the signed-in account is the invitee. */

@@ -37,7 +37,7 @@ export const schoolsRouter = router({
 
   invite: creatorProcedure
     .input(inviteSchoolMemberInput)
-    .mutation(({ ctx, input }) => inviteSchoolMember(ctx.db, ctx.user, input, ctx.config)),
+    .mutation(({ ctx, input }) => inviteSchoolMember(ctx.db, ctx.limiter, ctx.user, input, ctx.config)),
 
   cancelInvite: creatorProcedure
     .input(schoolInviteRefInput)

@@ -53,7 +53,7 @@ export const studioPublishingRouter = router({
 
   invite: creatorProcedure
     .input(inviteCoInstructorInput)
-    .mutation(({ ctx, input }) => inviteCoInstructor(ctx.db, ctx.user, input, ctx.config)),
+    .mutation(({ ctx, input }) => inviteCoInstructor(ctx.db, ctx.limiter, ctx.user, input, ctx.config)),
 
   cancelInvite: creatorProcedure
     .input(inviteRefInput)

@@ -59,6 +59,11 @@ export const RATE_RULES = {
   webhookManualSends: { max: 30, windowMs: 10 * 60_000 },
   /** A buyer's gift resends (decision 0114): each mails the gift's message to the address the buyer types. */
   giftResends: { max: 5, windowMs: 60 * 60_000 },
+  /**
+   * Team and co-instructor invitations, per owner across both scopes (decision 0117): each mails an address the
+   * owner types, and withdrawing one frees its seat, so the plan's team size alone does not bound the mails.
+   */
+  teamInvites: { max: 30, windowMs: 60 * 60_000 },
   /** Live chats started by visitors who are not signed in, per client address (decision 0103). */
   visitorChats: { max: 5, windowMs: 60 * 60_000 },
 } satisfies Record<string, RateRule>

@@ -4,6 +4,8 @@
 import { TRPCError } from '@trpc/server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { COURSE_INVITE_MAIL } from '../../../src-server/flows/course-team-invites.ts'
+import { SCHOOL_INVITE_MAIL } from '../../../src-server/flows/school-team.ts'
+import { TOO_MANY_INVITES } from '../../../src-server/flows/team-invites.ts'
 import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
 import { latestMailTo } from '../../../src-server/mail/outbox.ts'
 import { createCreator, createCreatorCourse } from '../../support/creator-courses.ts'
@@ -155,6 +157,56 @@ describe('the plan’s team size', () => {
     for (let n = 0; n < 5; n++)
       await asBig.studioPublishing.invite({ courseId: course.id, email: `e${n}@example.test` })
     expect((await asBig.studioPublishing.team({ courseId: course.id })).invites).toHaveLength(5)
+  })
+
+  it('an owner mails at most 30 invitations an hour, course and school ones together, withdrawn ones included (decision 0117)', async () => {
+    const owner = await createCreator(db(), { plan: 'pro' })
+    const asOwner = await callerAs(db(), owner)
+    const course = await createCreatorCourse(db(), owner)
+    // A Pro team has 3 seats, but withdrawing an invitation frees its seat: without the limit, invite-and-withdraw
+    // would mail any number of addresses.
+    for (let n = 0; n < 30; n++) {
+      const email = `cycle${n}@example.test`
+      if (n % 2 === 0) await asOwner.studioPublishing.invite({ courseId: course.id, email })
+      else await asOwner.schools.invite({ email, role: 'instructor' })
+      const [courseInvites, schoolInvites] = await Promise.all([
+        asOwner.studioPublishing.team({ courseId: course.id }),
+        asOwner.schools.mine(),
+      ])
+      const open = courseInvites.invites.find((invite) => invite.email === email)
+      if (open) await asOwner.studioPublishing.cancelInvite({ courseId: course.id, inviteId: open.id })
+      const school = schoolInvites.invites.find((invite) => invite.email === email)
+      if (school) await asOwner.schools.cancelInvite({ inviteId: school.id })
+    }
+    expect(
+      await failure(asOwner.studioPublishing.invite({ courseId: course.id, email: 'one-more@example.test' })),
+    ).toBe(`TOO_MANY_REQUESTS: ${TOO_MANY_INVITES}`)
+    expect(await failure(asOwner.schools.invite({ email: 'one-more@example.test', role: 'instructor' }))).toBe(
+      `TOO_MANY_REQUESTS: ${TOO_MANY_INVITES}`,
+    )
+    expect(await latestMailTo(db(), 'one-more@example.test', COURSE_INVITE_MAIL)).toBeUndefined()
+    expect(await latestMailTo(db(), 'one-more@example.test', SCHOOL_INVITE_MAIL)).toBeUndefined()
+    // Another owner has their own count.
+    const other = await createCreator(db(), { plan: 'pro' })
+    const otherCourse = await createCreatorCourse(db(), other)
+    await (await callerAs(db(), other)).studioPublishing.invite({
+      courseId: otherCourse.id,
+      email: 'one-more@example.test',
+    })
+    expect(await latestMailTo(db(), 'one-more@example.test', COURSE_INVITE_MAIL)).toBeDefined()
+  })
+
+  it('an invitation refused for a full plan does not count towards the hourly limit', async () => {
+    const owner = await createCreator(db(), { plan: 'pro' })
+    const asOwner = await callerAs(db(), owner)
+    const course = await createCreatorCourse(db(), owner)
+    for (const email of ['s1@example.test', 's2@example.test', 's3@example.test'])
+      await asOwner.studioPublishing.invite({ courseId: course.id, email })
+    for (let n = 0; n < 31; n++) {
+      expect(await failure(asOwner.studioPublishing.invite({ courseId: course.id, email: 's4@example.test' }))).toMatch(
+        /^PRECONDITION_FAILED: Your plan allows up to 3 people/,
+      )
+    }
   })
 
   it('re-checks at acceptance: after a downgrade to Basic an invitation cannot be accepted', async () => {
