@@ -27,6 +27,7 @@ import { readImageUpload, sendUploadRefusal } from '../storage/upload.ts'
 import { sendPrivateFile } from './private-files.ts'
 
 export const ATTACHMENT_REFUSED = 'Please attach your CV as a PDF (a sample video is uploaded on its own)'
+export const ATTACHMENT_NOT_STORED = 'Your CV could not be saved just now. Please try again in a moment.'
 const PDF: MediaType = { mime: 'application/pdf', ext: 'pdf' }
 
 function detectPdf(bytes: Uint8Array): MediaType | null {
@@ -59,7 +60,14 @@ export function registerCreatorApplicationRoutes(app: FastifyInstance, deps: Htt
     try {
       if (part.file.truncated || file.size > maxBytes) return refuse(413, tooLarge)
       const key = `${applicationFilePrefix(user.id)}${Date.now()}-${randomBytes(8).toString('hex')}.${type.ext}`
-      await deps.storage.putFile(key, file, type.mime)
+      try {
+        await deps.storage.putFile(key, file, type.mime)
+      } catch (error) {
+        // Storage failing (the bucket down or silent): a sentence the form shows, as for an avatar, not "Something went
+        // wrong"; the bucket's own words stay in the log.
+        request.log.error({ err: error }, 'application attachment not stored')
+        return reply.code(500).send({ error: 'Internal Server Error', message: ATTACHMENT_NOT_STORED })
+      }
       const name = uploadFileName(part.filename, `attachment.${type.ext}`)
       return { key, name, contentType: type.mime, sizeBytes: file.size }
     } finally {

@@ -20,6 +20,7 @@ import { certificateView } from '../flows/certificates.ts'
 import { canPreviewLesson } from '../flows/lesson-access.ts'
 import { editsCourse, lessonVideoRenditions, ownOriginal, type VideoRenditions } from '../flows/lesson-video-files.ts'
 import type { HttpDeps } from '../kernel/config.ts'
+import { isDomainError } from '../kernel/errors.ts'
 import { isUuid } from '../kernel/uuid.ts'
 import { parseRange } from '../learning/byte-range.ts'
 import { HLS_CONTENT_TYPES, HLS_FILE } from '../storage/hls.ts'
@@ -170,7 +171,11 @@ export function registerLearningRoutes(app: FastifyInstance, deps: HttpDeps) {
   })
 
   app.get<{ Params: { id: string } }>('/api/certificates/:id/pdf', async (request, reply) => {
-    const view = await certificateView(deps.db, request.params.id, deps.config.publicUrl).catch(() => null)
+    // Only "no such certificate" is a 404: a database outage goes to the error handler (503), not "not found".
+    const view = await certificateView(deps.db, request.params.id, deps.config.publicUrl).catch((error: unknown) => {
+      if (isDomainError(error) && error.kind === 'not_found') return null
+      throw error
+    })
     if (!view) return notFound(reply)
     // Loaded on the first download, not at start-up (the PDF library is slow to load).
     const { certificatePdf } = await import('../learning/certificate-pdf.ts')

@@ -1,6 +1,7 @@
 // Creators' resumable lesson video uploads over the tus protocol (https://tus.io), served by @tus/server:
 //   POST   /api/uploads/tus        starts an upload (Upload-Length required, up to 4 GB and within the plan's room)
 //   HEAD   /api/uploads/tus/<id>   how far it got (Upload-Offset), to resume after a dropped connection or a reload
+//                                  (all its bytes there but not stored, storage having failed: stored now, or 500)
 //   PATCH  /api/uploads/tus/<id>   the next bytes at Upload-Offset (another offset: 409); the last ones finish it
 //   DELETE /api/uploads/tus/<id>   cancels an upload in progress, or removes a stored video no lesson uses
 // Every request needs a creator's session; an upload id (no secret in it) belongs to the creator who started it, and
@@ -106,11 +107,49 @@ export function registerTusUploadRoutes(
     return userId
   }
 
+  // One writer per upload across every node, not per process (decision 0113).
+  const locker = databaseTusLocker(db)
+
+  /**
+   * Stores a finished upload (judged, moved into storage and counted by the flow) under the upload's lock, which tus
+   * releases before its finish hook: the last PATCH's finish and a HEAD retrying a finish that failed never run
+   * together, and the one that comes second finds the row stored. `sizeBytes` null: the HEAD's case, stored only if
+   * all its bytes are there (else null).
+   */
+  async function finishUpload(userId: string, uploadId: string, sizeBytes: number): Promise<{ durationSeconds: number }>
+  async function finishUpload(
+    userId: string,
+    uploadId: string,
+    sizeBytes: null,
+  ): Promise<{ durationSeconds: number } | null>
+  async function finishUpload(userId: string, uploadId: string, sizeBytes: number | null) {
+    const lock = locker.newLock(uploadId)
+    // Holding the lock, the finish ends before anyone else's request for this upload starts.
+    await lock.lock(new AbortController().signal, () => {})
+    try {
+      const row = await findUpload(db, uploadId)
+      if (row?.status === 'stored') return { durationSeconds: row.durationSeconds ?? 0 }
+      let size = sizeBytes
+      if (size === null) {
+        if (row?.status !== 'uploading') return null
+        const left = await tus.datastore.getUpload(uploadId).catch(() => null)
+        if (left?.size === undefined || left.offset !== left.size) return null
+        size = left.size
+      }
+      const input = { userId, uploadId, sizeBytes: size }
+      // What the upload is for was recorded when it started (its row), whatever the metadata says now.
+      return row?.purpose === 'application'
+        ? await finishApplicationVideoUpload({ db, storage, tus }, input)
+        : await finishVideoUpload({ db, storage, tus }, input, config.creatorLimits)
+    } finally {
+      await lock.unlock()
+    }
+  }
+
   const server = new TusServer({
     path: TUS_PATH,
     datastore: tus.datastore,
-    // One writer per upload across every node, not per process (decision 0113).
-    locker: databaseTusLocker(db),
+    locker,
     // "/api/uploads/tus/<id>": resolved against the page's origin, whatever proxy stands in front.
     relativeLocation: true,
     maxSize: CREATOR_VIDEO_MAX_BYTES,
@@ -144,13 +183,7 @@ export function registerTusUploadRoutes(
     },
     async onUploadFinish(req, upload) {
       try {
-        const input = { userId: userOf(req), uploadId: upload.id, sizeBytes: upload.size ?? upload.offset }
-        // What the upload is for was recorded when it started (its row), whatever the metadata says now.
-        const row = await findUpload(db, upload.id)
-        const finished =
-          row?.purpose === 'application'
-            ? await finishApplicationVideoUpload({ db, storage, tus }, input)
-            : await finishVideoUpload({ db, storage, tus }, input, config.creatorLimits)
+        const finished = await finishUpload(userOf(req), upload.id, upload.size ?? upload.offset)
         return { headers: { 'Upload-Duration-Seconds': finished.durationSeconds } }
       } catch (error) {
         throw tusRefusal(error)
@@ -222,6 +255,23 @@ export function registerTusUploadRoutes(
       if (method === 'DELETE') {
         await cancelVideoUpload(db, tus, id)
         return answer(reply, 204, '')
+      }
+      if (method === 'HEAD') {
+        // All its bytes came but storing them failed (storage down as the last PATCH ended: 500), and the client
+        // retries with a HEAD: the finish is tried again, so the upload is stored once storage is back; until then a
+        // 500 again (retried later), never an offset saying "complete" for bytes that were not stored.
+        let finished: Awaited<ReturnType<typeof finishUpload>>
+        try {
+          finished = await finishUpload(user.id, id, null)
+        } catch (error) {
+          if (isDomainError(error)) return answer(reply, tusStatusOf(error.kind, error.message), error.message)
+          request.log.error({ err: error, url: request.url }, 'tus upload failed')
+          return answer(reply, 500, TUS_MESSAGES.failed)
+        }
+        if (finished) {
+          const size = String(upload.sizeBytes)
+          return answer(reply, 200, '', { 'Upload-Offset': size, 'Upload-Length': size })
+        }
       }
     }
     creatorOf.set(request.raw, user.id)

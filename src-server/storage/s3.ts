@@ -95,19 +95,32 @@ export function createS3Storage(options: S3Options): FileStorage {
       assertSafeKey(key)
       // Streamed from the staged file with its length and the SHA-256 computed while it arrived (signed, so the
       // bucket checks the bytes). No retry: a stream cannot be sent twice; the editor uploads again.
-      const response = await client.fetch(new URL(`${bucketUrl}/${key}`), {
-        method: 'PUT',
-        headers: {
-          'content-type': contentType,
-          'content-length': String(file.size),
-          'cache-control': cacheControlOf(key),
-          'x-amz-content-sha256': file.sha256,
-        },
-        body: Readable.toWeb(createReadStream(file.path)) as ReadableStream<Uint8Array>,
-        duplex: 'half',
-        signal: AbortSignal.timeout(Math.max(options.timeoutMs ?? 15_000, 10 * 60_000)),
-        aws: { allHeaders: true },
-      } as RequestInit & { duplex: 'half'; aws: { allHeaders: boolean } })
+      // Bounded by silence, not by length: the bucket taking no more bytes, or not answering after the last, for the
+      // timeout fails the upload (a silent bucket held it for 10 minutes); a large file that keeps moving takes as long
+      // as it needs.
+      const stalled = new AbortController()
+      let timer: NodeJS.Timeout | undefined
+      const moved = () => {
+        clearTimeout(timer)
+        timer = setTimeout(() => stalled.abort(new Error(`S3 PUT ${key} timed out`)), options.timeoutMs ?? 15_000)
+      }
+      const bytes = createReadStream(file.path).on('data', moved).on('end', moved)
+      moved()
+      const response = await client
+        .fetch(new URL(`${bucketUrl}/${key}`), {
+          method: 'PUT',
+          headers: {
+            'content-type': contentType,
+            'content-length': String(file.size),
+            'cache-control': cacheControlOf(key),
+            'x-amz-content-sha256': file.sha256,
+          },
+          body: Readable.toWeb(bytes) as ReadableStream<Uint8Array>,
+          duplex: 'half',
+          signal: stalled.signal,
+          aws: { allHeaders: true },
+        } as RequestInit & { duplex: 'half'; aws: { allHeaders: boolean } })
+        .finally(() => clearTimeout(timer))
       if (!response.ok) throw new Error(`S3 PUT ${key} failed: ${await describeFailure(response)}`)
       await response.body?.cancel()
       return `${publicBase}/${key}`

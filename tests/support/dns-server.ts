@@ -1,7 +1,7 @@
 // A local DNS server for the TXT checks (decisions 0062, 0063): dns2 on 127.0.0.1 (a free UDP port), answering TXT
-// records from a map the test fills; a name in `failing` answers SERVFAIL (the resolver's ESERVFAIL). Point the server
-// at it with DNS_SERVERS = `127.0.0.1:${port}`, or a caller's config with `lookup`. The end-to-end server looks TXT
-// records up on e2eDnsPort.
+// records from a map the test fills; a name in `failing` answers SERVFAIL (the resolver's ESERVFAIL), one in `silent`
+// nothing at all (the resolver's ETIMEOUT). Point the server at it with DNS_SERVERS = `127.0.0.1:${port}`, or a
+// caller's config with `lookup`. The end-to-end server looks TXT records up on e2eDnsPort.
 import dns2 from 'dns2'
 import { createTxtLookup, type TxtLookup } from '../../src-server/creators/dns-verify.ts'
 
@@ -14,6 +14,8 @@ export interface LocalDnsServer {
   records: Map<string, string>
   /** Names whose look-up fails with SERVFAIL. */
   failing: Set<string>
+  /** Names whose look-up gets no answer at all (a DNS server that is down or drops the packets). */
+  silent: Set<string>
   /** A TXT lookup through this server. */
   lookup: TxtLookup
   close(): Promise<void>
@@ -28,12 +30,14 @@ export const e2eDnsPort = (httpPort: string | number) => Number(httpPort) + 1
 export async function startDnsServer(options: { port?: number } = {}): Promise<LocalDnsServer> {
   const records = new Map<string, string>()
   const failing = new Set<string>()
+  const silent = new Set<string>()
   const server = dns2.createServer({
     udp: true,
     handle: (request, send) => {
       const response = Packet.createResponseFromRequest(request)
       const question = request.questions[0]
       const name = question?.name.toLowerCase() ?? ''
+      if (silent.has(name)) return
       if (failing.has(name)) {
         ;(response.header as { rcode: number }).rcode = SERVFAIL
         send(response)
@@ -58,6 +62,7 @@ export async function startDnsServer(options: { port?: number } = {}): Promise<L
     port,
     records,
     failing,
+    silent,
     lookup: createTxtLookup([`127.0.0.1:${port}`], 1000),
     close: async () => {
       await server.close()

@@ -203,6 +203,39 @@ describe('a school’s own domain', () => {
     expect((await app().inject({ url: '/', headers: { host: 'lapse.example.test' } })).statusCode).not.toBe(302)
   })
 
+  it('a DNS server that does not answer: “Check now” ends within seconds saying to try again, and verifies once it answers', async () => {
+    const owner = await createCreator(db(), { plan: 'pro' })
+    const login = await app().inject({
+      method: 'POST',
+      url: '/trpc/auth.login',
+      headers: { host: '127.0.0.1', origin: 'http://127.0.0.1', 'content-type': 'application/json' },
+      payload: JSON.stringify({ email: owner.email, password: owner.password }),
+    })
+    const cookie = String(login.headers['set-cookie'] ?? '').split(';')[0] ?? ''
+    expect((await trpc('domains.add', { hostname: 'silent.example.test' }, cookie)).status).toBe(200)
+    const name = '_skillforge-verify.silent.example.test'
+    records.set(name, (await (await callerAs(db(), owner)).domains.mine()).domain?.recordValue ?? '')
+    dns.silent.add(name)
+    try {
+      const started = performance.now()
+      const check = await trpc('domains.check', undefined, cookie)
+      // The server's resolver: two tries on its 3 s timeout, the second longer (c-ares backs off), ~7.5 s in all.
+      expect(performance.now() - started).toBeLessThan(15_000)
+      expect(check.status).toBe(200)
+      const answer = check.body.result?.data as { verified: boolean; status: string; message: string }
+      expect(answer).toMatchObject({ verified: false, status: 'failed' })
+      expect(answer.message).toMatch(/did not complete \(time-out or server failure\)\. Try again in a few minutes\./)
+      expect(answer.message).not.toContain('127.0.0.1')
+    } finally {
+      dns.silent.delete(name)
+    }
+    // The DNS server answers again: the same click verifies.
+    expect((await trpc('domains.check', undefined, cookie)).body.result?.data).toMatchObject({
+      verified: true,
+      status: 'verified',
+    })
+  }, 45_000)
+
   it('is the owner’s, on a plan that includes it; the platform’s own host is refused', async () => {
     const basic = await callerAs(db(), await createCreator(db(), { plan: 'basic' }))
     expect(await failure(basic.domains.add({ hostname: 'basic.example.test' }))).toBe(

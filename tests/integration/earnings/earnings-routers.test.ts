@@ -2,6 +2,8 @@
 // their own ledger — per procedure and per route creator B never sees A's entries or statements — balances show
 // pending, available, paid out and what is owed after a refund of money already paid; setting up payouts goes
 // through Stripe's hosted onboarding; staff finance is admin-only, pausing payouts the owner's alone, audited.
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { TRPCError } from '@trpc/server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SESSION_COOKIE } from '../../../src-server/auth/session.ts'
@@ -17,6 +19,7 @@ import { freePort } from '../../support/free-port.ts'
 import { type PaymentsServer, startPaymentsServer } from '../../support/payments-server.ts'
 import { pdfText } from '../../support/pdf.ts'
 import { shopCaller } from '../../support/shop.ts'
+import { startSilentServer } from '../../support/silent-server.ts'
 
 let shop: PaymentsServer
 let creatorA: TestUser
@@ -181,6 +184,46 @@ describe('earnings router', () => {
     expect(await failure(unreachable.earnings.dashboardLink())).toBe(`BAD_GATEWAY: ${PAYOUTS_STRIPE_FAILED}`)
     expect((await (await caller(creator)).earnings.dashboardLink()).url).toContain('/connect/express/')
   })
+
+  it('Stripe answering 500, or accepting and never answering: setting up payouts fails in its 10 s with the same sentence, saving nothing', async () => {
+    const creator = await createCreator(db(), { plan: 'pro' })
+    const secretKey = 'sk_test_outage_never_shown'
+    // A Stripe answering every call with a server error, and one that holds every connection open without a byte.
+    const failing = createServer((_request, response) => {
+      response.writeHead(500, { 'content-type': 'application/json', 'request-id': 'req_outage' })
+      response.end(JSON.stringify({ error: { type: 'api_error', message: 'Internal error at 10.0.3.7' } }))
+    })
+    await new Promise<void>((resolve) => failing.listen(0, '127.0.0.1', resolve))
+    const silent = await startSilentServer()
+    try {
+      for (const port of [(failing.address() as AddressInfo).port, silent.port]) {
+        const stripe = createStripeApi({ secretKey, apiUrl: `http://127.0.0.1:${port}` })
+        const outage = await shopCaller(db(), creator, { ...shop.payments, stripe })
+        const started = performance.now()
+        const message = await outage.earnings.setUpPayouts().then(
+          () => 'OK',
+          (error: TRPCError) => `${error.code}: ${error.message}`,
+        )
+        expect(message).toBe(`BAD_GATEWAY: ${PAYOUTS_STRIPE_FAILED}`)
+        expect(message).not.toMatch(/sk_test|10\.0\.3\.7|127\.0\.0\.1/)
+        expect(performance.now() - started).toBeLessThan(15_000)
+        expect(
+          await db()
+            .selectFrom('creator_payout_accounts')
+            .select('creator_id')
+            .where('creator_id', '=', creator.id)
+            .executeTakeFirst(),
+        ).toBeUndefined()
+      }
+    } finally {
+      failing.closeAllConnections()
+      await new Promise((resolve) => failing.close(resolve))
+      await silent.close()
+    }
+    // Stripe answers again: the same click opens onboarding.
+    const { url } = await (await caller(creator)).earnings.setUpPayouts()
+    expect(await (await fetch(url)).text()).toContain('Set up payouts')
+  }, 45_000)
 
   it('a refund after the payout leaves available negative: shown as owed', async () => {
     await releaseDueHolds(db(), new Date(Date.now() + 31 * DAY))

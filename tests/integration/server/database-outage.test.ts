@@ -121,6 +121,8 @@ describe('PostgreSQL unreachable (connection refused)', () => {
       ['/api/profile/avatar', { method: 'POST', headers, body: form() }],
       ['/api/admin/course-image', { method: 'POST', headers, body: form() }],
       ['/api/stripe/webhook', { method: 'POST', headers: { 'stripe-signature': signature }, body: payload }],
+      // A certificate's PDF: the outage, not "not found" (a learner would think the certificate gone).
+      [`/api/certificates/${crypto.randomUUID()}/pdf`, {}],
     ]
     for (const [path, init] of requests) await expectUnavailable(await fetch(`${app.baseUrl}${path}`, init), path)
   })

@@ -4,6 +4,8 @@ import { readdir } from 'node:fs/promises'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { SESSION_COOKIE } from '../../../src-server/auth/session.ts'
+import { removeBriefFile } from '../../../src-server/service-orders/files.ts'
+import { createLocalStorage, type FileStorage } from '../../../src-server/storage/storage.ts'
 import { hasRole, type Role, STAFF_ROLES } from '../../../src-shared/roles.ts'
 import { callerAs, createSessionToken, createUser } from '../../support/factories.ts'
 import { paidServiceOrder, ukBrief } from '../../support/service-orders.ts'
@@ -156,5 +158,27 @@ describe('service-order files', () => {
     expect(stored.length).toBe(allowed ? 2 : 0)
     // The buyer can still add a file to their own order's thread.
     expect((await upload(buyer.cookie, id, 'message', PDF, 'mine.pdf', from)).status).toBe(200)
+  })
+
+  it('a brief file removed while storage fails to delete its bytes: removed as asked (the sweep deletes the bytes later)', async () => {
+    const buyer = await person()
+    const id = await paidServiceOrder(site.db, buyer.user.id)
+    const stored = await upload(buyer.cookie, id, 'brief', PDF, 'passport.pdf', '203.0.113.91')
+    expect(stored.status).toBe(200)
+    const local = createLocalStorage(site.uploadsDir)
+    const failing: FileStorage = {
+      ...local,
+      stagingDir: local.stagingDir,
+      publicOrigin: local.publicOrigin,
+      remove: () => Promise.reject(new Error('S3 DELETE failed: 503 SlowDown')),
+    }
+    await removeBriefFile(site.db, failing, buyer.user, id, stored.body.id)
+    const left = await site.db
+      .selectFrom('service_order_files')
+      .select('id')
+      .where('service_order_id', '=', id)
+      .execute()
+    expect(left).toEqual([])
+    expect((await download(buyer.cookie, stored.body.url)).status).toBe(404)
   })
 })

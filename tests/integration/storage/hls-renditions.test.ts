@@ -3,7 +3,8 @@
 // playlist, segment and poster passes the lesson's access check; the original is the uploader's download only.
 // Needs ffmpeg (skipped, and said so, on a machine without it).
 import { execFileSync } from 'node:child_process'
-import { mkdir, readFile, stat } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SESSION_COOKIE } from '../../../src-server/auth/session.ts'
@@ -160,6 +161,58 @@ describe.skipIf(!tools)('HLS renditions of a stored lesson video', () => {
     expect(own.status).toBe(200)
     expect(own.headers.get('content-disposition')).toContain('attachment')
     expect(Buffer.from(await own.arrayBuffer()).equals(original)).toBe(true)
+  })
+
+  it('when ffmpeg fails: retried while tries are left, then marked failed, nothing stored, the original kept', async () => {
+    const key = 'private/lessons/videos/hls-test-0003.mp4'
+    await mkdir(path.dirname(path.join(site.uploadsDir, key)), { recursive: true })
+    await writeFile(path.join(site.uploadsDir, key), original)
+    await site.db
+      .insertInto('creator_uploads')
+      .values({
+        id: 'hlstest0003',
+        user_id: uploader.id,
+        size_bytes: original.length,
+        status: 'stored',
+        storage_key: key,
+        content_type: 'video/mp4',
+        transcode_status: 'queued',
+      })
+      .execute()
+    // ffprobe reads the video; ffmpeg then fails as a broken or killed encoder does.
+    const bin = await mkdtemp(path.join(tmpdir(), 'broken-ffmpeg-'))
+    const ffmpeg = path.join(bin, 'ffmpeg')
+    await writeFile(ffmpeg, '#!/bin/sh\necho "Conversion failed!" >&2\nexit 1\n', { mode: 0o755 })
+    const warnings: unknown[] = []
+    const deps = {
+      db: site.db,
+      storage: storage(),
+      log: { info() {}, warn: (entry: unknown) => warnings.push(entry), error() {}, debug() {} } as never,
+      ffmpeg: { ffmpeg, ffprobe: tools!.ffprobe },
+    }
+    const statusOf = async () =>
+      await site.db
+        .selectFrom('creator_uploads')
+        .select(['transcode_status', 'hls_prefix'])
+        .where('id', '=', 'hlstest0003')
+        .executeTakeFirstOrThrow()
+    try {
+      // A try with more left: thrown for the queue to retry, the row still processing.
+      await expect(transcodeUpload(deps, 'hlstest0003', false)).rejects.toThrow(
+        /ffmpeg exited with 1: Conversion failed!/,
+      )
+      expect(await statusOf()).toEqual({ transcode_status: 'processing', hls_prefix: null })
+      // The last try: failed, settled; the job ends.
+      expect(await transcodeUpload(deps, 'hlstest0003', true)).toBe('failed')
+      expect(await statusOf()).toEqual({ transcode_status: 'failed', hls_prefix: null })
+      expect(warnings).toHaveLength(2)
+    } finally {
+      await rm(bin, { recursive: true, force: true })
+    }
+    const left: string[] = []
+    for await (const file of storage().list('private/lessons/videos/hls-test-0003-hls/')) left.push(file.key)
+    expect(left).toEqual([])
+    expect(await readFile(path.join(site.uploadsDir, key))).toEqual(original)
   })
 
   it('without ffmpeg an upload is marked unavailable (it plays as uploaded)', async () => {

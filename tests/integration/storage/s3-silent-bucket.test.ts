@@ -1,7 +1,10 @@
 // A bucket that accepts connections and never answers (a stuck S3-compatible store, a firewall dropping packets):
 // a tus upload's step and a private file's download fail within the storage's timeout, never hang, and the same
 // storage works again once the bucket answers.
-import { randomBytes } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
 import { Upload } from '@tus/server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createS3Storage, type S3Options } from '../../../src-server/storage/s3.ts'
@@ -70,5 +73,26 @@ describe('a bucket that never answers', () => {
     const chunks: Buffer[] = []
     for await (const chunk of await working.read('private/service-orders/brief.pdf')) chunks.push(chunk as Buffer)
     expect(Buffer.concat(chunks).toString()).toBe('brief')
+  }, 30_000)
+
+  it('fails storing an uploaded file (a lesson video, an application PDF) instead of holding it for minutes', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'silent-put-'))
+    try {
+      const data = randomBytes(64 * 1024)
+      const file = path.join(dir, 'video.mp4')
+      await writeFile(file, data)
+      const staged = { path: file, size: data.length, sha256: createHash('sha256').update(data).digest('hex') }
+      const storage = createS3Storage(silentOptions())
+      const result = await outcome(() => storage.putFile('lessons/videos/silent.mp4', staged, 'video/mp4'))
+      expect(result.ended).toBe('failed')
+      expect(result.ms).toBeLessThan(5_000)
+
+      // The same file is stored once the bucket answers.
+      const working = createS3Storage({ ...options(bucket.endpoint), timeoutMs: 10_000 })
+      await working.putFile('lessons/videos/silent.mp4', staged, 'video/mp4')
+      expect(await working.size('lessons/videos/silent.mp4')).toBe(data.length)
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
   }, 30_000)
 })

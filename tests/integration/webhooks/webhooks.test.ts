@@ -242,6 +242,39 @@ describe('retries', { timeout: 90_000 }, () => {
     expect(log[0]).toMatchObject({ status: 'failed', lastStatusCode: 500 })
   })
 
+  it('a receiver that accepts and never answers: the attempt ends at the limit, is retried after the back-off, and delivered once it answers', async () => {
+    const { caller, endpointId } = await enterpriseEndpoint()
+    const { deliveryId } = await caller.webhooks.sendTest({ endpointId })
+    const hung = createServer(() => undefined)
+    await new Promise<void>((resolve) => hung.listen(0, '127.0.0.1', resolve))
+    const hungUrl = `http://127.0.0.1:${(hung.address() as AddressInfo).port}/hooks`
+    const endpointUrl = (url: string) =>
+      db().updateTable('webhook_endpoints').set({ url }).where('id', '=', endpointId).execute()
+    await endpointUrl(hungUrl)
+    try {
+      const started = performance.now()
+      expect(await attemptWebhookDelivery({ ...deps(), timeoutMs: 300 }, deliveryId)).toBe('retry')
+      expect(performance.now() - started).toBeLessThan(5_000)
+    } finally {
+      hung.closeAllConnections()
+      await new Promise((resolve) => hung.close(resolve))
+      await endpointUrl(receiver.url)
+    }
+    const [row] = (await pendingDeliveries(endpointId)).filter((r) => r.id === deliveryId)
+    expect(row).toMatchObject({ attempts: 1, delivered_at: null, failed_at: null })
+    expect(row?.next_attempt_at).toBeInstanceOf(Date)
+    expect((await caller.webhooks.deliveries({ endpointId }))[0]).toMatchObject({
+      lastStatusCode: null,
+      lastError: 'No answer within 0.3 s',
+    })
+
+    // The next attempt, after the back-off, reaches the receiver that answers now.
+    await clock.advanceClock(Math.max(0, ((row?.next_attempt_at?.getTime() ?? 0) - clock.nowMs()) / 1000))
+    const before = receiver.received.length
+    expect(await attemptWebhookDelivery(deps(), deliveryId)).toBe('delivered')
+    expect(receiver.received.length - before).toBe(1)
+  })
+
   it('a success in between starts the failure window again', async () => {
     const { caller, endpointId } = await enterpriseEndpoint()
     receiver.answer = 500
