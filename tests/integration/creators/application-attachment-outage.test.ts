@@ -1,45 +1,30 @@
 // An applicant's CV sent while storage fails (the bucket down or silent): the route answers with a sentence the
 // application form shows, not "Something went wrong" nor the bucket's own words; nothing is stored; the same file is
 // taken once storage is back.
-import { mkdtemp, rm } from 'node:fs/promises'
-import os from 'node:os'
-import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SESSION_COOKIE } from '../../../src-server/auth/session.ts'
 import { ATTACHMENT_NOT_STORED } from '../../../src-server/http/creator-applications.ts'
 import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
-import { createLocalStorage, type FileStorage } from '../../../src-server/storage/storage.ts'
 import { createTestDatabase } from '../../support/db.ts'
 import { createSessionToken, createUser } from '../../support/factories.ts'
+import { type FailingStorage, failingStorage } from '../../support/failing-storage.ts'
 import { startTestServer, type TestServer } from '../../support/http.ts'
 
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n')
 
 let database: DatabaseHandle
 let server: TestServer
-let uploadsDir: string
-/** While true, storing a file fails as a bucket that is down does. */
-let storageDown = false
+let files: FailingStorage
 
 beforeAll(async () => {
-  uploadsDir = await mkdtemp(path.join(os.tmpdir(), 'cv-outage-'))
-  const local = createLocalStorage(uploadsDir)
-  const storage: FileStorage = {
-    ...local,
-    stagingDir: local.stagingDir,
-    publicOrigin: local.publicOrigin,
-    async putFile(key, file, contentType) {
-      if (storageDown) throw new Error('S3 PUT private/applications/x.pdf failed: 503 SlowDown')
-      return local.putFile(key, file, contentType)
-    },
-  }
+  files = await failingStorage('cv-outage-', 'S3 PUT private/applications/x.pdf failed: 503 SlowDown')
   database = await createTestDatabase()
-  server = await startTestServer(database.db, { storage })
+  server = await startTestServer(database.db, { storage: files.storage })
 })
 afterAll(async () => {
   await server?.stop()
   await database?.close()
-  if (uploadsDir) await rm(uploadsDir, { recursive: true, force: true })
+  await files?.remove()
 })
 
 async function sendCv(cookie: string) {
@@ -58,7 +43,7 @@ describe('an applicant’s CV while storage fails', () => {
     const user = await createUser(database.db)
     const { token } = await createSessionToken(database.db, user.id)
     const cookie = `${SESSION_COOKIE}=${token}`
-    storageDown = true
+    files.down = true
     try {
       const failed = await sendCv(cookie)
       expect(failed).toEqual({
@@ -66,7 +51,7 @@ describe('an applicant’s CV while storage fails', () => {
         body: { error: 'Internal Server Error', message: ATTACHMENT_NOT_STORED },
       })
     } finally {
-      storageDown = false
+      files.down = false
     }
     const stored = await sendCv(cookie)
     expect(stored.status).toBe(200)

@@ -2,45 +2,32 @@
 // refusing): the PATCH answers 500 with the tus sentence and nothing is stored or counted. The tus client then retries
 // as it does after any 5xx, with a HEAD: that HEAD must not say "complete" for bytes that never reached storage (the
 // browser would take the upload for done and never send it again); it finishes the upload once storage is back.
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
-import os from 'node:os'
+import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { storageUsedBytes } from '../../../src-server/creators/limits.ts'
 import { TUS_MESSAGES } from '../../../src-server/http/tus-uploads.ts'
 import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
-import { createLocalStorage, type FileStorage } from '../../../src-server/storage/storage.ts'
 import { creatorWithPlan, tusClient, uploadIdOf } from '../../support/creator-uploads.ts'
 import { createTestDatabase } from '../../support/db.ts'
+import { type FailingStorage, failingStorage } from '../../support/failing-storage.ts'
 import { startTestServer, type TestServer } from '../../support/http.ts'
 
 const MP4 = await readFile(path.resolve('public/media/promo-1.mp4'))
 
 let database: DatabaseHandle
 let server: TestServer
-let uploadsDir: string
-/** While true, storing a file fails as a bucket that is down does. */
-let storageDown = false
+let files: FailingStorage
 
 beforeAll(async () => {
-  uploadsDir = await mkdtemp(path.join(os.tmpdir(), 'tus-outage-'))
-  const local = createLocalStorage(uploadsDir)
-  const storage: FileStorage = {
-    ...local,
-    stagingDir: local.stagingDir,
-    publicOrigin: local.publicOrigin,
-    async putFile(key, file, contentType) {
-      if (storageDown) throw new Error('S3 PUT failed: 503 SlowDown')
-      return local.putFile(key, file, contentType)
-    },
-  }
+  files = await failingStorage('tus-outage-', 'S3 PUT failed: 503 SlowDown')
   database = await createTestDatabase()
-  server = await startTestServer(database.db, { storage })
+  server = await startTestServer(database.db, { storage: files.storage })
 })
 afterAll(async () => {
   await server?.stop()
   await database?.close()
-  if (uploadsDir) await rm(uploadsDir, { recursive: true, force: true })
+  await files?.remove()
 })
 
 const rowOf = (id: string) =>
@@ -55,7 +42,7 @@ describe('storage failing as a tus upload finishes', () => {
     const location = created.headers.get('location') as string
     const id = uploadIdOf(location)
 
-    storageDown = true
+    files.down = true
     try {
       const last = await client.patch(location, 0, MP4)
       expect(last.status).toBe(500)
@@ -69,7 +56,7 @@ describe('storage failing as a tus upload finishes', () => {
       expect(retry.headers.get('upload-offset')).toBeNull()
       expect((await rowOf(id)).status).toBe('uploading')
     } finally {
-      storageDown = false
+      files.down = false
     }
 
     // Storage is back: the next retry stores the video and reports it complete.
@@ -78,7 +65,7 @@ describe('storage failing as a tus upload finishes', () => {
     expect(head.headers.get('upload-offset')).toBe(String(MP4.length))
     const row = await rowOf(id)
     expect(row).toMatchObject({ status: 'stored', content_type: 'video/mp4' })
-    expect(await readFile(path.join(uploadsDir, row.storage_key as string))).toEqual(MP4)
+    expect(await readFile(path.join(files.dir, row.storage_key as string))).toEqual(MP4)
     expect(await storageUsedBytes(database.db, user.id)).toBe(MP4.length)
   })
 })
