@@ -4,33 +4,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SESSION_COOKIE } from '../../../src-server/auth/session.ts'
 import { ATTACHMENT_NOT_STORED } from '../../../src-server/http/creator-applications.ts'
-import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
-import { createTestDatabase } from '../../support/db.ts'
 import { createSessionToken, createUser } from '../../support/factories.ts'
-import { type FailingStorage, failingStorage } from '../../support/failing-storage.ts'
-import { startTestServer, type TestServer } from '../../support/http.ts'
+import { type ServerOnFailingStorage, serverOnFailingStorage } from '../../support/failing-storage.ts'
 
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n')
 
-let database: DatabaseHandle
-let server: TestServer
-let files: FailingStorage
+let site: ServerOnFailingStorage
 
 beforeAll(async () => {
-  files = await failingStorage('cv-outage-', 'S3 PUT private/applications/x.pdf failed: 503 SlowDown')
-  database = await createTestDatabase()
-  server = await startTestServer(database.db, { storage: files.storage })
+  site = await serverOnFailingStorage('cv-outage-', 'S3 PUT private/applications/x.pdf failed: 503 SlowDown')
 })
-afterAll(async () => {
-  await server?.stop()
-  await database?.close()
-  await files?.remove()
-})
+afterAll(() => site?.close())
 
 async function sendCv(cookie: string) {
   const body = new FormData()
   body.append('file', new Blob([new Uint8Array(PDF)]), 'cv.pdf')
-  const response = await fetch(`${server.baseUrl}/api/creator-applications/attachment`, {
+  const response = await fetch(`${site.baseUrl}/api/creator-applications/attachment`, {
     method: 'POST',
     body,
     headers: { cookie, origin: 'http://storefront.test' },
@@ -40,10 +29,10 @@ async function sendCv(cookie: string) {
 
 describe('an applicant’s CV while storage fails', () => {
   it('answers a sentence of ours, stores nothing, and takes the file once storage is back', async () => {
-    const user = await createUser(database.db)
-    const { token } = await createSessionToken(database.db, user.id)
+    const user = await createUser(site.db)
+    const { token } = await createSessionToken(site.db, user.id)
     const cookie = `${SESSION_COOKIE}=${token}`
-    files.down = true
+    site.storage.down = true
     try {
       const failed = await sendCv(cookie)
       expect(failed).toEqual({
@@ -51,7 +40,7 @@ describe('an applicant’s CV while storage fails', () => {
         body: { error: 'Internal Server Error', message: ATTACHMENT_NOT_STORED },
       })
     } finally {
-      files.down = false
+      site.storage.down = false
     }
     const stored = await sendCv(cookie)
     expect(stored.status).toBe(200)

@@ -7,48 +7,37 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { storageUsedBytes } from '../../../src-server/creators/limits.ts'
 import { TUS_MESSAGES } from '../../../src-server/http/tus-uploads.ts'
-import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
 import { creatorWithPlan, tusClient, uploadIdOf } from '../../support/creator-uploads.ts'
-import { createTestDatabase } from '../../support/db.ts'
-import { type FailingStorage, failingStorage } from '../../support/failing-storage.ts'
-import { startTestServer, type TestServer } from '../../support/http.ts'
+import { type ServerOnFailingStorage, serverOnFailingStorage } from '../../support/failing-storage.ts'
 
 const MP4 = await readFile(path.resolve('public/media/promo-1.mp4'))
 
-let database: DatabaseHandle
-let server: TestServer
-let files: FailingStorage
+let site: ServerOnFailingStorage
 
 beforeAll(async () => {
-  files = await failingStorage('tus-outage-', 'S3 PUT failed: 503 SlowDown')
-  database = await createTestDatabase()
-  server = await startTestServer(database.db, { storage: files.storage })
+  site = await serverOnFailingStorage('tus-outage-', 'S3 PUT failed: 503 SlowDown')
 })
-afterAll(async () => {
-  await server?.stop()
-  await database?.close()
-  await files?.remove()
-})
+afterAll(() => site?.close())
 
 const rowOf = (id: string) =>
-  database.db.selectFrom('creator_uploads').selectAll().where('id', '=', id).executeTakeFirstOrThrow()
+  site.db.selectFrom('creator_uploads').selectAll().where('id', '=', id).executeTakeFirstOrThrow()
 
 describe('storage failing as a tus upload finishes', () => {
   it('answers 500, does not report the upload complete while it is not stored, and stores it once storage is back', async () => {
-    const { user, cookie } = await creatorWithPlan(database.db)
-    const client = tusClient(server.baseUrl, cookie)
+    const { user, cookie } = await creatorWithPlan(site.db)
+    const client = tusClient(site.baseUrl, cookie)
     const created = await client.create(MP4.length, 'lesson.mp4')
     expect(created.status).toBe(201)
     const location = created.headers.get('location') as string
     const id = uploadIdOf(location)
 
-    files.down = true
+    site.storage.down = true
     try {
       const last = await client.patch(location, 0, MP4)
       expect(last.status).toBe(500)
       expect(await last.text()).toBe(TUS_MESSAGES.failed)
       expect(await rowOf(id)).toMatchObject({ status: 'uploading', storage_key: null })
-      expect(await storageUsedBytes(database.db, user.id)).toBe(0)
+      expect(await storageUsedBytes(site.db, user.id)).toBe(0)
 
       // The client's retry: still failing, so not "complete" (a 5xx it retries again later).
       const retry = await client.head(location)
@@ -56,7 +45,7 @@ describe('storage failing as a tus upload finishes', () => {
       expect(retry.headers.get('upload-offset')).toBeNull()
       expect((await rowOf(id)).status).toBe('uploading')
     } finally {
-      files.down = false
+      site.storage.down = false
     }
 
     // Storage is back: the next retry stores the video and reports it complete.
@@ -65,7 +54,7 @@ describe('storage failing as a tus upload finishes', () => {
     expect(head.headers.get('upload-offset')).toBe(String(MP4.length))
     const row = await rowOf(id)
     expect(row).toMatchObject({ status: 'stored', content_type: 'video/mp4' })
-    expect(await readFile(path.join(files.dir, row.storage_key as string))).toEqual(MP4)
-    expect(await storageUsedBytes(database.db, user.id)).toBe(MP4.length)
+    expect(await readFile(path.join(site.storage.dir, row.storage_key as string))).toEqual(MP4)
+    expect(await storageUsedBytes(site.db, user.id)).toBe(MP4.length)
   })
 })
