@@ -23,6 +23,7 @@ import { allocateByNet } from '../../../src-server/earnings/processor-fees.ts'
 import { releaseDueHolds } from '../../../src-server/earnings/shares.ts'
 import { setCourseEarningShares } from '../../../src-server/flows/course-team-invites.ts'
 import { payoutMonthOf, runPayouts } from '../../../src-server/flows/creator-payouts.ts'
+import { settleDueProcessorFees } from '../../../src-server/flows/processor-fees.ts'
 import { refundOrder } from '../../../src-server/flows/refunds.ts'
 import { stripeRefundGateway } from '../../../src-server/flows/stripe-refunds.ts'
 import { allocate, type Currency } from '../../../src-shared/money.ts'
@@ -95,6 +96,31 @@ async function teamCourse(run: Run, owner: TestUser, prices: Record<Currency, nu
   return { ...course, prices }
 }
 
+/** A course of the platform's own (no owner, so no creator's share), sold in one currency. */
+async function platformCourse(currency: Currency, priceMinor: number) {
+  const category = await db().selectFrom('categories').select('id').executeTakeFirstOrThrow()
+  seq += 1
+  const id = `platform-course-${seq}-${Date.now().toString(36)}`
+  await db()
+    .insertInto('courses')
+    .values({
+      id,
+      title: `Platform course ${seq}`,
+      category_id: category.id,
+      instructor_name: 'The House',
+      price_minor: priceMinor,
+      currency,
+      price_usd_minor: currency === 'USD' ? priceMinor : null,
+      price_gbp_minor: currency === 'GBP' ? priceMinor : null,
+      what_you_will_learn: '[]',
+      requirements: '[]',
+      status: 'published',
+      owner_id: null,
+    })
+    .execute()
+  return { id, prices: { USD: null, GBP: null, [currency]: priceMinor } as Record<Currency, number | null> }
+}
+
 /** Counts of what the webhook may write: ledger postings and entries, shares, refunds, disputes, order states. */
 async function footprint() {
   const count = async (table: 'ledger_transactions' | 'ledger_entries' | 'earning_shares' | 'refunds') =>
@@ -131,12 +157,41 @@ async function deliverTwice(type: string, object: unknown) {
  * A checkout's session paid as Stripe does: checkout.session.completed delivered (and redelivered, the same event),
  * then a second event of the same session: the second and third deliveries change nothing.
  */
-async function payByCard(url: string) {
+async function payByCard(url: string, options: { feeOutage?: boolean } = {}) {
   const session = shop.fake.completeSession(sessionIdOf(url))
+  // An outage: each delivery's read of Stripe's fee fails (a redelivery of the same event reads nothing).
+  if (options.feeOutage) shop.fake.failNextPaymentIntentRead()
   await deliverTwice('checkout.session.completed', session)
   const before = await footprint()
+  if (options.feeOutage) shop.fake.failNextPaymentIntentRead()
   expect(await shop.fake.deliver('checkout.session.completed', session)).toBe(200)
   expect(await footprint()).toEqual(before)
+}
+
+/**
+ * Stripe's fee on the order's payment was taken once: each creator line carries its part by net (the processor_fees
+ * side of its posting), whoever pays it, and no share waits for it any more.
+ */
+async function expectProcessorFeeTaken(orderId: string) {
+  const order = await orderOf(orderId)
+  const lines = await linesOf(orderId)
+  const parts = allocateByNet(
+    shop.fake.connect.feeFor(order.captured_minor),
+    lines.map((line) => ({ id: line.id, netMinor: paidOf(line) })),
+  )
+  const { shares } = await sharesOf(lines.map((line) => line.id))
+  for (const share of shares) {
+    const entries = await creatorEntries(`processor_fee:${share.order_item_id}`)
+    const toStripe = entries.filter((entry) => entry.account === 'processor_fees')
+    expect(toStripe.reduce((sum, entry) => sum + num(entry.amount_minor), 0)).toBe(parts.get(share.order_item_id) ?? 0)
+  }
+  const due = await db()
+    .selectFrom('earning_shares')
+    .select('order_item_id')
+    .where('order_id', '=', orderId)
+    .where('processor_fee_due', '=', true)
+    .execute()
+  expect(due).toEqual([])
 }
 
 async function orderOf(orderId: string) {
@@ -205,7 +260,13 @@ async function expectStoredSplits(orderId: string) {
   const { shares, parts } = await sharesOf(lines.map((line) => line.id))
   for (const line of lines) {
     const share = shares.find((row) => row.order_item_id === line.id)
-    if (paidOf(line) <= 0) {
+    const course = await db()
+      .selectFrom('courses')
+      .select('owner_id')
+      .where('id', '=', line.course_id!)
+      .executeTakeFirstOrThrow()
+    // A line of the platform's own course, or one that took nothing, has no creator's share.
+    if (paidOf(line) <= 0 || course.owner_id === null) {
       expect(share).toBeUndefined()
       continue
     }
@@ -430,6 +491,7 @@ it('USD and GBP: each creator’s shares, ledger and payouts per currency, never
         const order = await orderOf(orderId)
         expect(order.refunded_minor).toBeLessThanOrEqual(order.captured_minor)
         const { lines } = await expectStoredSplits(orderId)
+        await expectProcessorFeeTaken(orderId)
         for (const line of lines) await expectReversal(line, givenBack.has(line.id))
         allLines.push(...lines)
       }
@@ -571,6 +633,14 @@ it('a dispute lost for the whole remaining payment reverses the open lines and c
     afterHold: fc.boolean(),
     lost: fc.boolean(),
     fee: fc.constantFrom(1500, 1, 4000),
+    /** charge.dispute.created comes first, or never (a 'closed' that overtook it). */
+    created: fc.boolean(),
+    /** Stripe could not answer for its processing fee at the sale: the sweep takes it after the dispute. */
+    feeOutage: fc.boolean(),
+    /** A course of the platform's own in the cart too (its part of the fee is the platform's). */
+    platformLine: fc.option(priceArb, { nil: null }),
+    /** The dispute's amount: what is left of the payment, or the whole capture (capped at what is left). */
+    disputesCapture: fc.boolean(),
   })
   await fc.assert(
     fc.asyncProperty(runArb, async (spec) => {
@@ -581,10 +651,13 @@ it('a dispute lost for the whole remaining payment reverses the open lines and c
         const prices = { USD: null, GBP: null, [spec.currency]: course.price } as Record<Currency, number | null>
         courses.push(await teamCourse(run, owners[course.owner]!, prices, course.team))
       }
-      const started = await checkout(courses, spec.currency, { bundle: null, coupon: spec.coupon })
-      await payByCard(started.url)
+      const cart =
+        spec.platformLine === null ? courses : [...courses, await platformCourse(spec.currency, spec.platformLine)]
+      const started = await checkout(cart, spec.currency, { bundle: null, coupon: spec.coupon })
+      await payByCard(started.url, { feeOutage: spec.feeOutage })
       const paid = await expectStoredSplits(started.orderId)
       const orderId = paid.order.id
+      expect(paid.lines).toHaveLength(cart.length)
       const refundedIds = [...new Set(spec.refunded.map((index) => paid.lines[index % paid.lines.length]!.id))]
       if (refundedIds.length) await refund(orderId, refundedIds)
       if (spec.afterHold) await releaseDueHolds(db(), new Date(Date.now() + 31 * DAY))
@@ -595,19 +668,28 @@ it('a dispute lost for the whole remaining payment reverses the open lines and c
       const disputeId = `dp_prop_${++seq}`
       // The fee is the dispute's from its start (the fake keeps its first balance transaction per dispute).
       const dispute = { id: disputeId, fee: spec.fee }
-      await deliverTwice('charge.dispute.created', shop.fake.disputeOf(intent, 'needs_response', left, dispute))
-      if (left > 0) expect((await orderOf(orderId)).status).toBe('disputed')
-      const closed = shop.fake.disputeOf(intent, spec.lost ? 'lost' : 'won', left, dispute)
+      const amount = spec.disputesCapture ? before.captured_minor : left
+      if (spec.created) {
+        await deliverTwice('charge.dispute.created', shop.fake.disputeOf(intent, 'needs_response', amount, dispute))
+        if (left > 0) expect((await orderOf(orderId)).status).toBe('disputed')
+      }
+      const closed = shop.fake.disputeOf(intent, spec.lost ? 'lost' : 'won', amount, dispute)
       await deliverTwice('charge.dispute.closed', closed)
+      // The fee Stripe could not report at the sale is swept now (a line the dispute reversed carries none of it).
+      if (spec.feeOutage) await settleDueProcessorFees(db(), shop.payments.stripe, new Date())
       const settled = await footprint()
       // Redelivered as new events (the same dispute): nothing changes.
       expect(await shop.fake.deliver('charge.dispute.closed', closed)).toBe(200)
       expect(
-        await shop.fake.deliver('charge.dispute.created', shop.fake.disputeOf(intent, 'needs_response', left, dispute)),
+        await shop.fake.deliver(
+          'charge.dispute.created',
+          shop.fake.disputeOf(intent, 'needs_response', amount, dispute),
+        ),
       ).toBe(200)
       expect(await footprint()).toEqual(settled)
 
       const after = await expectStoredSplits(orderId)
+      await expectProcessorFeeTaken(orderId)
       const lostLines = new Set(spec.lost && left > 0 ? open.map((line) => line.id) : [])
       const givenBack = new Set([...refundedIds, ...lostLines])
       for (const line of after.lines) await expectReversal(line, givenBack.has(line.id))
@@ -622,13 +704,14 @@ it('a dispute lost for the whole remaining payment reverses the open lines and c
       const chargeback = new Map<string, number>()
       for (const line of after.lines) {
         const entries = await chargebackEntries(line.id)
-        if (!lostLines.has(line.id) || !expectedParts.get(line.id)) {
+        const share = after.shares.find((row) => row.order_item_id === line.id)
+        // Not lost, no part of the fee, or the platform's own line (its part stays off the ledger): nothing posted.
+        if (!lostLines.has(line.id) || !expectedParts.get(line.id) || !share) {
           expect(entries).toEqual([])
           continue
         }
         const part = expectedParts.get(line.id)!
         expect(new Set(entries.map((entry) => entry.key))).toEqual(new Set([`chargeback_fee:${line.id}:${disputeId}`]))
-        const share = after.shares.find((row) => row.order_item_id === line.id)!
         const charged = Math.min(part, share.creator_minor)
         const parts = after.parts.filter((row) => row.order_item_id === line.id)
         const split = allocate(
