@@ -3,17 +3,18 @@
 // - currencies: creators selling in USD and GBP (some courses in both), a cart per currency (with a bundle and a
 //   creator's coupon or not), random line refunds; each share is in its order's currency and each creator's ledger,
 //   balance and payouts per currency are exactly their parts of the lines they keep in it, never mixed;
-// - gifts: a creator's course bought as a gift (USD or GBP), claimed or not, then kept, refunded by staff (its line or
-//   the order), refunded in the Stripe dashboard or lost to a dispute: the share is credited once, and whatever gives
-//   it back reverses exactly what was credited;
-// - disputes: a paid cart, some lines refunded first, the hold over or not, charge.dispute.created then
+// - gifts: a creator's course bought as a gift (USD or GBP), claimed or not, then kept, refunded by staff (its line,
+//   the order, or the buyer's approved refund request), refunded in the Stripe dashboard, or disputed (lost or won):
+//   the share is credited once, whatever gives it back reverses exactly what was credited, and a win takes nothing;
+// - disputes: a paid cart (a platform course in it or not; Stripe's fee known at once or swept later), some lines
+//   refunded first, the hold over or not, charge.dispute.created (or not: a 'closed' that overtook it) then
 //   charge.dispute.closed lost (for the whole remaining payment) or won: a loss reverses the open lines' parts and
 //   charges the chargeback fee over them by net (capped at what each line left its creators, once per dispute and
 //   line); a win takes nothing.
 // After every run: every split is stored once and reused (the sale and fee postings are the stored parts); every
 // ledger transaction sums to zero per currency; each creator's balance per currency equals the sum of their parts;
 // the payouts transfer exactly that, once, never a negative amount; and redelivered webhooks change nothing.
-// MONEY_PROPERTY_RUNS=<n> runs each property n times (8 by default).
+// MONEY_PROPERTY_RUNS=<n> runs each property n times (15 by default).
 import fc from 'fast-check'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, expect, it } from 'vitest'
@@ -24,7 +25,7 @@ import { releaseDueHolds } from '../../../src-server/earnings/shares.ts'
 import { setCourseEarningShares } from '../../../src-server/flows/course-team-invites.ts'
 import { payoutMonthOf, runPayouts } from '../../../src-server/flows/creator-payouts.ts'
 import { settleDueProcessorFees } from '../../../src-server/flows/processor-fees.ts'
-import { refundOrder } from '../../../src-server/flows/refunds.ts'
+import { decideRefundRequest, refundOrder } from '../../../src-server/flows/refunds.ts'
 import { stripeRefundGateway } from '../../../src-server/flows/stripe-refunds.ts'
 import { allocate, type Currency } from '../../../src-shared/money.ts'
 import { seedBundle } from '../../support/bundles.ts'
@@ -43,7 +44,7 @@ let admin: TestUser
 let editor: Awaited<ReturnType<typeof callerAs>>
 const db = () => shop.database.db
 const DAY = 86_400_000
-const numRuns = Number(process.env.MONEY_PROPERTY_RUNS ?? 8)
+const numRuns = Number(process.env.MONEY_PROPERTY_RUNS ?? 15)
 const CURRENCIES: Currency[] = ['USD', 'GBP']
 let seq = 0
 beforeAll(async () => {
@@ -506,13 +507,13 @@ it('USD and GBP: each creator’s shares, ledger and payouts per currency, never
   )
 }, 600_000)
 
-it('a gift of a creator’s course: its share credited once, and a refund or lost dispute reverses exactly it', async () => {
+it('a gift of a creator’s course: its share credited once; a refund or lost dispute reverses exactly it, a win nothing', async () => {
   const runArb = fc.record({
     prices: pricesArb,
     team: teamArb,
     currency: fc.constantFrom<Currency>('USD', 'GBP'),
     claim: fc.boolean(),
-    end: fc.constantFrom('kept', 'line', 'order', 'twice', 'dashboard', 'dispute'),
+    end: fc.constantFrom('kept', 'line', 'order', 'twice', 'request', 'dashboard', 'dispute', 'won'),
   })
   await fc.assert(
     fc.asyncProperty(runArb, async (spec) => {
@@ -563,7 +564,26 @@ it('a gift of a creator’s course: its share credited once, and a refund or los
         shop.fake.dashboardRefund(intent, order.captured_minor)
         await deliverTwice('charge.refunded', shop.fake.chargeOf(intent))
       }
-      if (spec.end === 'dispute') {
+      if (spec.end === 'request') {
+        // The gift's buyer asks for their money back; staff approve: refunded as any staff refund of the line.
+        await (await shopCaller(db(), buyer, shop.payments)).purchases.requestRefund({
+          lineId: line.id,
+          reason: 'Bought the wrong course',
+        })
+        const request = await db()
+          .selectFrom('refund_requests')
+          .select('id')
+          .where('order_item_id', '=', line.id)
+          .executeTakeFirstOrThrow()
+        await decideRefundRequest(
+          db(),
+          request.id,
+          { decision: 'approve' },
+          { id: admin.id, email: admin.email },
+          stripeRefundGateway(shop.payments.stripe!),
+        )
+      }
+      if (spec.end === 'dispute' || spec.end === 'won') {
         const disputeId = `dp_gift_${++seq}`
         await deliverTwice(
           'charge.dispute.created',
@@ -571,10 +591,11 @@ it('a gift of a creator’s course: its share credited once, and a refund or los
         )
         await deliverTwice(
           'charge.dispute.closed',
-          shop.fake.disputeOf(intent, 'lost', order.captured_minor, { id: disputeId }),
+          shop.fake.disputeOf(intent, spec.end === 'won' ? 'won' : 'lost', order.captured_minor, { id: disputeId }),
         )
+        expect((await orderOf(order.id)).status).toBe(spec.end === 'won' ? 'paid' : 'disputed')
       }
-      const givenBack = spec.end !== 'kept'
+      const givenBack = spec.end !== 'kept' && spec.end !== 'won'
       const after = await expectStoredSplits(order.id)
       await expectReversal(line, givenBack)
       const reversals = await db()
@@ -600,7 +621,11 @@ it('a gift of a creator’s course: its share credited once, and a refund or los
           expect(entry.account).toBe('creator_available')
           expect(-num(entry.amount_minor)).toBe(chargeback.get(entry.creator_id!))
         }
+      } else {
+        // Refunds and a won dispute charge no chargeback fee.
+        expect(await chargebackEntries(line.id)).toEqual([])
       }
+      await expectProcessorFeeTaken(order.id)
       await expectLedgerBalanced()
       const kept = await keptParts([line.id], givenBack ? new Set([line.id]) : new Set())
       await expectPaidOut(run, (person, currency) => {
