@@ -4,7 +4,14 @@ import type { DB } from '../../src-server/kernel/db.ts'
 
 export async function seedBundle(
   db: DB,
-  options: { courseIds: string[]; priceMinor: number; title?: string; slug?: string; ownerId?: string | null },
+  options: {
+    courseIds: string[]
+    priceMinor: number
+    title?: string
+    slug?: string
+    ownerId?: string | null
+    currency?: 'USD' | 'GBP'
+  },
 ) {
   const slug = options.slug ?? `bundle-${randomBytes(4).toString('hex')}`
   const row = await db
@@ -14,7 +21,7 @@ export async function seedBundle(
       title: options.title ?? `Bundle ${slug.slice(-8)}`,
       description: 'Courses that go well together, at one price.',
       owner_id: options.ownerId ?? null,
-      currency: 'USD',
+      currency: options.currency ?? 'USD',
       price_minor: options.priceMinor,
       published: true,
       created_by: null,
