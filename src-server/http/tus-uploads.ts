@@ -132,9 +132,8 @@ export function registerTusUploadRoutes(
       let size = sizeBytes
       if (size === null) {
         if (row?.status !== 'uploading') return null
-        const left = await tus.datastore.getUpload(uploadId).catch(() => null)
-        if (left?.size === undefined || left.offset !== left.size) return null
-        size = left.size
+        size = await arrivedSize(uploadId)
+        if (size === null) return null
       }
       const input = { userId, uploadId, sizeBytes: size }
       // What the upload is for was recorded when it started (its row), whatever the metadata says now.
@@ -144,6 +143,12 @@ export function registerTusUploadRoutes(
     } finally {
       await lock.unlock()
     }
+  }
+
+  /** The upload's length when all its bytes have arrived (its datastore's offset is its length), else null. */
+  async function arrivedSize(uploadId: string): Promise<number | null> {
+    const left = await tus.datastore.getUpload(uploadId).catch(() => null)
+    return left?.size !== undefined && left.offset === left.size ? left.size : null
   }
 
   const server = new TusServer({
@@ -256,7 +261,8 @@ export function registerTusUploadRoutes(
         await cancelVideoUpload(db, tus, id)
         return answer(reply, 204, '')
       }
-      if (method === 'HEAD') {
+      // Checked first without the lock: a HEAD resuming a partial upload (the usual one) is tus's alone.
+      if (method === 'HEAD' && (await arrivedSize(id)) !== null) {
         // All its bytes came but storing them failed (storage down as the last PATCH ended: 500), and the client
         // retries with a HEAD: the finish is tried again, so the upload is stored once storage is back; until then a
         // 500 again (retried later), never an offset saying "complete" for bytes that were not stored.
