@@ -7,11 +7,18 @@
 //                                   review_count are recomputed as learning/repository-reviews.ts computes them
 import { sql } from 'kysely'
 import { STAFF_ROLES } from '../../src-shared/roles.ts'
-import type { DB } from '../kernel/db.ts'
+import { type DB, inTransaction } from '../kernel/db.ts'
 
-export async function courseHoldersChanged(trx: DB, changes: readonly { user_id: string; course_id: string | null }[]) {
+export async function courseHoldersChanged(db: DB, changes: readonly { user_id: string; course_id: string | null }[]) {
   const pairs = changes.flatMap((row) => (row.course_id ? [{ userId: row.user_id, courseId: row.course_id }] : []))
   if (pairs.length === 0) return
+  // In the caller's transaction, or its own: the course lock below lasts only as long as a transaction. On a plain
+  // connection (each statement its own commit) it would end at once, and a recount begun earlier could be written
+  // last, over a newer one (ledger-counts.test.ts saw 11 students where 7 held the course).
+  await inTransaction(db, (trx) => followHolders(trx, pairs))
+}
+
+async function followHolders(trx: DB, pairs: readonly { userId: string; courseId: string }[]) {
   // Lock the course rows (in id order: overlapping sets cannot deadlock) so concurrent changes of one course take
   // turns and each counts the others' committed grants. Not FOR UPDATE: the grant just inserted holds FOR KEY SHARE
   // on its course (the foreign key), and two buyers' KEY SHARE locks would deadlock each other's FOR UPDATE.
