@@ -7,7 +7,16 @@ import path from 'node:path'
 export interface Ffmpeg {
   ffmpeg: string
   ffprobe: string
+  /** How long a run may print nothing before it is stopped as hung; SILENCE_LIMIT_MS unless set (tests). */
+  silenceMs?: number
 }
+
+/**
+ * A transcode prints its progress about twice a second and ffprobe answers in well under a second; two minutes of
+ * silence is a hung program (a stalled disk, a broken input it loops on), which would otherwise hold its job and a CPU
+ * until the queue's 4-hour expiry, and then keep running with nobody waiting for it.
+ */
+export const SILENCE_LIMIT_MS = 120_000
 
 const executable = (file: string) => {
   try {
@@ -32,18 +41,33 @@ export function findFfmpeg(ffmpegPath = process.env.FFMPEG_PATH, searchPath = pr
   return null
 }
 
-/** Runs a program; resolves its stdout, rejects with the end of its stderr. `onLine` sees stdout line by line. */
+/**
+ * Runs a program; resolves its stdout, rejects with the end of its stderr. `onLine` sees stdout line by line. A run
+ * that prints nothing on either stream for `silenceMs` is killed and rejects.
+ */
 export function run(
   file: string,
   args: string[],
-  options: { onLine?: (line: string) => void; signal?: AbortSignal; cwd?: string } = {},
+  options: { onLine?: (line: string) => void; signal?: AbortSignal; cwd?: string; silenceMs?: number } = {},
 ): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(file, args, { stdio: ['ignore', 'pipe', 'pipe'], signal: options.signal, cwd: options.cwd })
+    const silenceMs = options.silenceMs ?? SILENCE_LIMIT_MS
+    let hung = false
+    let timer: NodeJS.Timeout | undefined
+    const heard = () => {
+      clearTimeout(timer)
+      timer = setTimeout(() => {
+        hung = true
+        child.kill('SIGKILL')
+      }, silenceMs)
+    }
+    heard()
     let out = ''
     let err = ''
     let pending = ''
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      heard()
       if (!options.onLine) {
         out += chunk
         return
@@ -54,11 +78,17 @@ export function run(
       for (const line of lines) options.onLine(line)
     })
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      heard()
       err = (err + chunk).slice(-4000)
     })
-    child.on('error', reject)
+    child.on('error', (error) => {
+      clearTimeout(timer)
+      reject(error)
+    })
     child.on('close', (code) => {
-      if (code === 0) resolve(out)
+      clearTimeout(timer)
+      if (hung) reject(new Error(`${path.basename(file)} printed nothing for ${silenceMs / 1000} s and was stopped`))
+      else if (code === 0) resolve(out)
       else {
         const tail = err.trim().split('\n').slice(-3).join(' | ')
         reject(new Error(`${path.basename(file)} exited with ${code}: ${tail}`))
@@ -76,15 +106,11 @@ export interface Probe {
 
 /** The video's length and picture size, and whether it has sound (ffprobe). */
 export async function probe(tools: Ffmpeg, file: string): Promise<Probe> {
-  const out = await run(tools.ffprobe, [
-    '-v',
-    'error',
-    '-show_entries',
-    'format=duration:stream=codec_type,width,height',
-    '-of',
-    'json',
-    file,
-  ])
+  const out = await run(
+    tools.ffprobe,
+    ['-v', 'error', '-show_entries', 'format=duration:stream=codec_type,width,height', '-of', 'json', file],
+    { silenceMs: tools.silenceMs },
+  )
   const parsed = JSON.parse(out) as {
     format?: { duration?: string }
     streams?: { codec_type?: string; width?: number; height?: number }[]

@@ -38,6 +38,35 @@ async function describeFailure(response: Response): Promise<string> {
   return code ? `${response.status} ${code}` : String(response.status)
 }
 
+/**
+ * An object's body as a Node stream that fails when the bucket sends nothing for `silenceMs` while the stream waits
+ * for bytes. Only waits the reader asked for count: a viewer's slow connection pauses the stream (nothing is asked),
+ * a bucket that stops mid-body fails it, and the route ends the download instead of holding it open.
+ */
+function bodyFailingOnSilence(body: WebReadableStream<Uint8Array>, silenceMs: number, key: string): Readable {
+  const reader = body.getReader()
+  return new Readable({
+    async read() {
+      let timer: NodeJS.Timeout | undefined
+      const silent = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`S3 GET ${key} stopped sending`)), silenceMs)
+      })
+      try {
+        const next = await Promise.race([reader.read(), silent])
+        this.push(next.done ? null : next.value)
+      } catch (error) {
+        this.destroy(error as Error)
+      } finally {
+        clearTimeout(timer)
+      }
+    },
+    destroy(error, done) {
+      reader.cancel(error ?? undefined).catch(() => undefined)
+      done(error)
+    },
+  })
+}
+
 export function createS3Storage(options: S3Options): FileStorage {
   const bucketUrl = options.endpoint
     ? `${options.endpoint.replace(/\/+$/, '')}/${options.bucket}`
@@ -138,7 +167,7 @@ export function createS3Storage(options: S3Options): FileStorage {
       // Private objects (service-order files) are read with the app's credentials and streamed by its own routes.
       const headers: Record<string, string> = range ? { range: `bytes=${range.start}-${range.end}` } : {}
       // Bounded until the answer starts (a silent bucket held the download forever); the body then takes as long as
-      // the viewer's connection needs, so the timer stops there.
+      // the viewer's connection needs, bounded only by the bucket's own silence (bodyFailingOnSilence).
       const waiting = new AbortController()
       const timer = setTimeout(() => waiting.abort(new Error(`S3 GET ${key} timed out`)), options.timeoutMs ?? 15_000)
       const response = await client
@@ -148,7 +177,7 @@ export function createS3Storage(options: S3Options): FileStorage {
         })
         .finally(() => clearTimeout(timer))
       if (!response.ok || !response.body) throw new Error(`S3 GET ${key} failed: ${await describeFailure(response)}`)
-      return Readable.fromWeb(response.body as WebReadableStream<Uint8Array>)
+      return bodyFailingOnSilence(response.body as WebReadableStream<Uint8Array>, options.timeoutMs ?? 15_000, key)
     },
     async remove(key) {
       await sendObject('DELETE', key)

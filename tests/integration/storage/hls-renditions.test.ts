@@ -163,14 +163,15 @@ describe.skipIf(!tools)('HLS renditions of a stored lesson video', () => {
     expect(Buffer.from(await own.arrayBuffer()).equals(original)).toBe(true)
   })
 
-  it('when ffmpeg fails: retried while tries are left, then marked failed, nothing stored, the original kept', async () => {
-    const key = 'private/lessons/videos/hls-test-0003.mp4'
+  /** A stored upload of the test video, queued for its transcode; its key. */
+  async function queuedUpload(id: string) {
+    const key = `private/lessons/videos/${id}.mp4`
     await mkdir(path.dirname(path.join(site.uploadsDir, key)), { recursive: true })
     await writeFile(path.join(site.uploadsDir, key), original)
     await site.db
       .insertInto('creator_uploads')
       .values({
-        id: 'hlstest0003',
+        id,
         user_id: uploader.id,
         size_bytes: original.length,
         status: 'stored',
@@ -179,6 +180,17 @@ describe.skipIf(!tools)('HLS renditions of a stored lesson video', () => {
         transcode_status: 'queued',
       })
       .execute()
+    return key
+  }
+  const transcodeStatusOf = async (id: string) =>
+    await site.db
+      .selectFrom('creator_uploads')
+      .select(['transcode_status', 'hls_prefix'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow()
+
+  it('when ffmpeg fails: retried while tries are left, then marked failed, nothing stored, the original kept', async () => {
+    const key = await queuedUpload('hlstest0003')
     // ffprobe reads the video; ffmpeg then fails as a broken or killed encoder does.
     const bin = await mkdtemp(path.join(tmpdir(), 'broken-ffmpeg-'))
     const ffmpeg = path.join(bin, 'ffmpeg')
@@ -190,12 +202,7 @@ describe.skipIf(!tools)('HLS renditions of a stored lesson video', () => {
       log: { info() {}, warn: (entry: unknown) => warnings.push(entry), error() {}, debug() {} } as never,
       ffmpeg: { ffmpeg, ffprobe: tools!.ffprobe },
     }
-    const statusOf = async () =>
-      await site.db
-        .selectFrom('creator_uploads')
-        .select(['transcode_status', 'hls_prefix'])
-        .where('id', '=', 'hlstest0003')
-        .executeTakeFirstOrThrow()
+    const statusOf = () => transcodeStatusOf('hlstest0003')
     try {
       // A try with more left: thrown for the queue to retry, the row still processing.
       await expect(transcodeUpload(deps, 'hlstest0003', false)).rejects.toThrow(
@@ -213,6 +220,30 @@ describe.skipIf(!tools)('HLS renditions of a stored lesson video', () => {
     for await (const file of storage().list('private/lessons/videos/hls-test-0003-hls/')) left.push(file.key)
     expect(left).toEqual([])
     expect(await readFile(path.join(site.uploadsDir, key))).toEqual(original)
+  })
+
+  it('when ffmpeg hangs: it is killed after its silence, the try fails and the last try settles as failed', async () => {
+    await queuedUpload('hlstest0004')
+    // ffprobe reads the video; ffmpeg prints one progress line and then nothing, as a hung encoder does.
+    const bin = await mkdtemp(path.join(tmpdir(), 'hung-ffmpeg-'))
+    const ffmpeg = path.join(bin, 'ffmpeg')
+    const pidFile = path.join(bin, 'pid')
+    await writeFile(ffmpeg, `#!/bin/sh\necho $$ > '${pidFile}'\necho out_time_us=0\nexec sleep 600\n`, { mode: 0o755 })
+    const deps = { db: site.db, storage: storage(), log, ffmpeg: { ffmpeg, ffprobe: tools!.ffprobe, silenceMs: 3000 } }
+    try {
+      const started = Date.now()
+      await expect(transcodeUpload(deps, 'hlstest0004', false)).rejects.toThrow(
+        /ffmpeg printed nothing for 3 s and was stopped/,
+      )
+      expect(Date.now() - started).toBeLessThan(30_000)
+      // The hung program is gone, not left running beside the next try.
+      const pid = Number(await readFile(pidFile, 'utf8'))
+      expect(() => process.kill(pid, 0)).toThrow(/ESRCH/)
+      expect(await transcodeUpload(deps, 'hlstest0004', true)).toBe('failed')
+      expect(await transcodeStatusOf('hlstest0004')).toEqual({ transcode_status: 'failed', hls_prefix: null })
+    } finally {
+      await rm(bin, { recursive: true, force: true })
+    }
   })
 
   it('without ffmpeg an upload is marked unavailable (it plays as uploaded)', async () => {

@@ -1,8 +1,11 @@
 // A bucket that accepts connections and never answers (a stuck S3-compatible store, a firewall dropping packets):
 // a tus upload's step and a private file's download fail within the storage's timeout, never hang, and the same
-// storage works again once the bucket answers.
+// storage works again once the bucket answers. A bucket that stops in the middle of a body fails the read too, while
+// a reader that is slow itself (a viewer on a slow connection) is never cut off.
 import { createHash, randomBytes } from 'node:crypto'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { Upload } from '@tus/server'
@@ -94,5 +97,51 @@ describe('a bucket that never answers', () => {
     } finally {
       await rm(dir, { recursive: true, force: true })
     }
+  }, 30_000)
+})
+
+describe('a bucket that stops in the middle of a body', () => {
+  let halfway: Server
+  beforeAll(async () => {
+    // Answers every GET with a 1,000-byte body's headers and its first 500 bytes, then nothing.
+    halfway = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/pdf', 'content-length': '1000' })
+      response.write(Buffer.alloc(500, 1))
+    })
+    await new Promise<void>((resolve) => halfway.listen(0, '127.0.0.1', resolve))
+  })
+  afterAll(async () => {
+    halfway?.closeAllConnections()
+    await new Promise((resolve) => halfway?.close(resolve))
+  })
+
+  it('fails the read within the timeout instead of holding the download open', async () => {
+    const storage = createS3Storage(options(`http://127.0.0.1:${(halfway.address() as AddressInfo).port}`))
+    const stream = await storage.read('private/service-orders/brief.pdf')
+    let received = 0
+    const result = await outcome(async () => {
+      for await (const chunk of stream) received += (chunk as Buffer).length
+    })
+    expect(result.ended).toBe('failed')
+    expect(result.ms).toBeLessThan(5_000)
+    expect(received).toBe(500)
+    expect(stream.destroyed).toBe(true)
+  }, 30_000)
+
+  it('lets a slow reader pause for longer than the timeout: only the silence of the bucket counts', async () => {
+    const data = randomBytes(256 * 1024)
+    const working = createS3Storage(options(bucket.endpoint))
+    const slow = createS3Storage({ ...options(bucket.endpoint), timeoutMs: 10_000 })
+    await slow.put('private/service-orders/large.pdf', data, 'application/pdf')
+    const chunks: Buffer[] = []
+    let paused = false
+    for await (const chunk of await working.read('private/service-orders/large.pdf')) {
+      chunks.push(chunk as Buffer)
+      if (!paused) {
+        paused = true
+        await new Promise((resolve) => setTimeout(resolve, TIMEOUT_MS * 4))
+      }
+    }
+    expect(Buffer.concat(chunks).equals(data)).toBe(true)
   }, 30_000)
 })
