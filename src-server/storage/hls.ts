@@ -144,10 +144,14 @@ export async function transcodeStoredVideo(
     })
     await writing
     const posterAt = Math.min(1, source.durationSeconds / 2).toFixed(2)
-    await run(tools.ffmpeg, [
-      ...['-hide_banner', '-loglevel', 'error', '-y', '-ss', posterAt, '-i', input, '-frames:v', '1'],
-      ...['-vf', `scale=-2:${Math.min(720, heights.at(-1) ?? 360)}`, '-q:v', '4', path.join(out, 'poster.jpg')],
-    ], { silenceMs: tools.silenceMs })
+    await run(
+      tools.ffmpeg,
+      [
+        ...['-hide_banner', '-loglevel', 'error', '-y', '-ss', posterAt, '-i', input, '-frames:v', '1'],
+        ...['-vf', `scale=-2:${Math.min(720, heights.at(-1) ?? 360)}`, '-q:v', '4', path.join(out, 'poster.jpg')],
+      ],
+      { silenceMs: tools.silenceMs },
+    )
     const prefix = hlsPrefixOf(originalKey)
     const names: string[] = []
     for await (const name of filesUnder(out)) if (HLS_FILE.test(name)) names.push(name)

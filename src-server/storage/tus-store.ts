@@ -70,6 +70,20 @@ class LessonS3Store extends S3Store {
     return data.Body ? await data.Body.transformToByteArray() : new Uint8Array()
   }
 
+  /**
+   * Removes everything the upload left in the bucket: its multipart upload when one is still open, and the objects
+   * named by its id (the completed object, `.info`, `.part`). The store's own remove stops at the abort, which S3
+   * answers NoSuchUpload once the upload completed, so a finished upload's whole copy and its `.info` stayed behind.
+   */
+  async discard(id: string): Promise<void> {
+    await super.remove(id).catch(() => {})
+    const keys = [id, this.infoKey(id), this.partKey(id, true)]
+    await this.client.deleteObjects({
+      Bucket: this.bucket,
+      Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true },
+    })
+  }
+
   async copyTo(id: string, key: string, contentType: string): Promise<void> {
     await this.client.copyObject({
       Bucket: this.bucket,
@@ -115,10 +129,11 @@ export function createS3TusFiles(options: S3Options): TusFiles {
     async moveTo(_storage, id, _size, key, contentType) {
       // One CopyObject handles up to 5 GB, above the 4 GB a lesson video may weigh.
       await datastore.copyTo(id, key, contentType)
-      await datastore.remove(id).catch(() => {})
+      // The copy is what counts; what is left of the upload is the sweep's if this fails.
+      await datastore.discard(id).catch(() => {})
     },
     async remove(id) {
-      await datastore.remove(id).catch(() => {})
+      await datastore.discard(id).catch(() => {})
     },
     removeExpired: () => datastore.deleteExpired(),
   }

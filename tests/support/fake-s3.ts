@@ -1,10 +1,31 @@
-// A small S3-compatible server for tests, path-style (`/<bucket>/<key>`): PutObject, DeleteObject, GetObject
-// and ListObjectsV2 (paged). Every request but an object GET must carry a valid SigV4 signature (and the
-// session token, when one is configured), recomputed independently by sigv4-verify.ts; object GETs are
-// anonymous, as with the public-read bucket policy the README describes, except under `privatePrefixes` (the
-// policy never opens them): those need a signed GET, as the app's own reads are.
+// A small S3-compatible server for tests, path-style (`/<bucket>/<key>`): PutObject, HeadObject, DeleteObject,
+// GetObject (ranged too) and ListObjectsV2 (paged), and for the resumable uploads' store the multipart upload,
+// CopyObject and DeleteObjects (fake-s3-multipart.ts). Every request but an object GET must carry a valid SigV4
+// signature (and the session token, when one is configured), recomputed independently by sigv4-verify.ts; object GETs
+// are anonymous, as with the public-read bucket policy the README describes, except under `privatePrefixes` (the
+// policy never opens them): those need a signed GET, as the app's own reads are. Checksums sent with a body (header
+// or `aws-chunked` trailer) are checked, as S3 checks them.
+import { randomBytes } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import {
+  badChecksum,
+  completeResult,
+  completeUpload,
+  copyResult,
+  decodeAwsChunked,
+  deleteResult,
+  etagOf,
+  initiateResult,
+  keysNamed,
+  listPartsResult,
+  listUploadsResult,
+  type MultipartUpload,
+  metadataHeaders,
+  metadataOf,
+  partsNamed,
+  xmlEscape,
+} from './fake-s3-multipart.ts'
 import { type Credentials, verifyRequest } from './sigv4-verify.ts'
 
 export interface StoredObject {
@@ -12,6 +33,8 @@ export interface StoredObject {
   contentType: string | undefined
   cacheControl: string | undefined
   lastModified: Date
+  /** `x-amz-meta-*` headers it was stored with, by name without the prefix. */
+  metadata?: Record<string, string>
 }
 
 export interface FakeS3 {
@@ -19,6 +42,8 @@ export interface FakeS3 {
   bucket: string
   /** Objects by key. Tests may add or age objects directly. */
   objects: Map<string, StoredObject>
+  /** Multipart uploads in progress, by upload id. Tests may age them (`initiated`). */
+  uploads: Map<string, MultipartUpload>
   /** Every request with the status it got, in order. */
   log: { method: string; target: string; status: number; code?: string }[]
   close(): Promise<void>
@@ -30,10 +55,9 @@ export interface FakeS3Options extends Credentials {
   pageLimit?: number
   /** Key prefixes the public-read policy leaves closed: an anonymous GET there is AccessDenied. */
   privatePrefixes?: readonly string[]
+  /** Largest ListParts page, whatever max-parts asks (S3's own cap is 1000). */
+  partPageLimit?: number
 }
-
-const xmlEscape = (text: string) =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
 
 async function readBody(request: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = []
@@ -63,8 +87,21 @@ function listPage(objects: Map<string, StoredObject>, query: URLSearchParams, bu
   ].join('')
 }
 
+/** An object's headers on a GET or HEAD. */
+function objectHeaders(object: StoredObject): Record<string, string> {
+  const headers: Record<string, string> = {
+    etag: etagOf(object.body),
+    'last-modified': object.lastModified.toUTCString(),
+    ...metadataHeaders(object.metadata ?? {}),
+  }
+  if (object.contentType) headers['content-type'] = object.contentType
+  if (object.cacheControl) headers['cache-control'] = object.cacheControl
+  return headers
+}
+
 export async function startFakeS3(options: FakeS3Options): Promise<FakeS3> {
   const objects = new Map<string, StoredObject>()
+  const uploads = new Map<string, MultipartUpload>()
   const log: FakeS3['log'] = []
   const bucketPath = `/${options.bucket}`
 
@@ -93,23 +130,22 @@ export async function startFakeS3(options: FakeS3Options): Promise<FakeS3> {
     const target = request.url ?? '/'
     const url = new URL(target, 'http://fake-s3.local')
     const method = request.method ?? 'GET'
-    const body = await readBody(request)
+    const raw = await readBody(request)
     const onBucket = url.pathname === bucketPath || url.pathname === `${bucketPath}/`
     const key = url.pathname.startsWith(`${bucketPath}/`)
       ? decodeURIComponent(url.pathname.slice(bucketPath.length + 1))
       : ''
     if (!onBucket && !key) return fail(request, response, 404, 'NoSuchBucket', 'The specified bucket does not exist')
 
-    if (method === 'GET' && key) {
+    const uploadId = url.searchParams.get('uploadId')
+    if (method === 'GET' && key && uploadId === null) {
       if (options.privatePrefixes?.some((prefix) => key.startsWith(prefix))) {
-        const verdict = verifyRequest({ method, target, headers: request.headers, body }, options)
+        const verdict = verifyRequest({ method, target, headers: request.headers, body: raw }, options)
         if (!verdict.ok) return fail(request, response, 403, 'AccessDenied', 'Access Denied')
       }
       const object = objects.get(key)
       if (!object) return fail(request, response, 404, 'NoSuchKey', 'The specified key does not exist.')
-      const headers: Record<string, string> = {}
-      if (object.contentType) headers['content-type'] = object.contentType
-      if (object.cacheControl) headers['cache-control'] = object.cacheControl
+      const headers = objectHeaders(object)
       // A ranged read (the app reads video headers and streams lesson media this way), as S3 answers it.
       const range = /^bytes=(\d+)-(\d*)$/.exec(String(request.headers.range ?? ''))
       if (range) {
@@ -122,23 +158,134 @@ export async function startFakeS3(options: FakeS3Options): Promise<FakeS3> {
       return answer(request, response, 200, object.body, headers)
     }
 
-    const verdict = verifyRequest({ method, target, headers: request.headers, body }, options)
+    const verdict = verifyRequest({ method, target, headers: request.headers, body: raw }, options)
     if (!verdict.ok) return fail(request, response, 403, verdict.code, verdict.message)
 
+    // The body as sent: an `aws-chunked` one (the AWS SDK's streamed PutObject and UploadPart) decoded, its trailing
+    // checksum checked as a header's is.
+    let body = raw
+    let sent: Record<string, string | string[] | undefined> = request.headers
+    if (String(request.headers['x-amz-content-sha256']).startsWith('STREAMING-')) {
+      const decoded = decodeAwsChunked(raw)
+      const declared = Number(request.headers['x-amz-decoded-content-length'])
+      if (!decoded || decoded.body.length !== declared) {
+        return fail(request, response, 400, 'IncompleteBody', 'The body does not match its declared length')
+      }
+      body = decoded.body
+      sent = { ...request.headers, ...decoded.trailers }
+    }
+    const mismatch = badChecksum(sent, body)
+    if (mismatch) return fail(request, response, 400, 'BadDigest', `The ${mismatch} does not match the body`)
+    const uploadOf = (id: string) => {
+      const upload = uploads.get(id)
+      return upload && upload.key === key ? upload : undefined
+    }
+    const noSuchUpload = () => fail(request, response, 404, 'NoSuchUpload', 'The specified upload does not exist.')
+
+    if (method === 'POST' && key && url.searchParams.has('uploads')) {
+      const id = randomBytes(16).toString('hex')
+      const contentType = request.headers['content-type']
+      uploads.set(id, {
+        key,
+        initiated: new Date(),
+        contentType,
+        metadata: metadataOf(request.headers),
+        parts: new Map(),
+      })
+      return answer(request, response, 200, initiateResult(options.bucket, key, id), {
+        'content-type': 'application/xml',
+      })
+    }
+    if (method === 'PUT' && key && uploadId !== null) {
+      const upload = uploadOf(uploadId)
+      if (!upload) return noSuchUpload()
+      const partNumber = Number(url.searchParams.get('partNumber'))
+      if (!Number.isInteger(partNumber) || partNumber < 1 || partNumber > 10_000) {
+        return fail(request, response, 400, 'InvalidArgument', 'Part number must be an integer from 1 to 10000')
+      }
+      const etag = etagOf(body)
+      upload.parts.set(partNumber, { body, etag, lastModified: new Date() })
+      return answer(request, response, 200, '', { etag })
+    }
+    if (method === 'GET' && key && uploadId !== null) {
+      const upload = uploadOf(uploadId)
+      if (!upload) return noSuchUpload()
+      const xml = listPartsResult(options.bucket, uploadId, upload, url.searchParams, options.partPageLimit ?? 1000)
+      return answer(request, response, 200, xml, { 'content-type': 'application/xml' })
+    }
+    if (method === 'POST' && key && uploadId !== null) {
+      const upload = uploadOf(uploadId)
+      if (!upload) return noSuchUpload()
+      const joined = completeUpload(upload, partsNamed(body.toString('utf8')))
+      if ('code' in joined) return fail(request, response, 400, joined.code, `CompleteMultipartUpload: ${joined.code}`)
+      const stored = {
+        body: joined.body,
+        contentType: upload.contentType,
+        cacheControl: undefined,
+        lastModified: new Date(),
+        metadata: upload.metadata,
+      }
+      objects.set(key, stored)
+      uploads.delete(uploadId)
+      const xml = completeResult(options.bucket, key, etagOf(joined.body))
+      return answer(request, response, 200, xml, { 'content-type': 'application/xml' })
+    }
+    if (method === 'DELETE' && key && uploadId !== null) {
+      if (!uploadOf(uploadId)) return noSuchUpload()
+      uploads.delete(uploadId)
+      return answer(request, response, 204)
+    }
+    if (method === 'PUT' && key && request.headers['x-amz-copy-source'] !== undefined) {
+      const source = decodeURIComponent(String(request.headers['x-amz-copy-source'])).replace(/^\//, '')
+      const from = source.startsWith(`${options.bucket}/`)
+        ? objects.get(source.slice(options.bucket.length + 1))
+        : undefined
+      if (!from) return fail(request, response, 404, 'NoSuchKey', 'The specified key does not exist.')
+      const replace = request.headers['x-amz-metadata-directive'] === 'REPLACE'
+      const copy = replace
+        ? {
+            body: from.body,
+            contentType: request.headers['content-type'],
+            cacheControl: request.headers['cache-control'],
+            metadata: metadataOf(request.headers),
+          }
+        : { ...from }
+      objects.set(key, { ...copy, lastModified: new Date() })
+      const xml = copyResult(etagOf(from.body), new Date())
+      return answer(request, response, 200, xml, { 'content-type': 'application/xml' })
+    }
     if (method === 'PUT' && key) {
       objects.set(key, {
         body,
         contentType: request.headers['content-type'],
         cacheControl: request.headers['cache-control'],
         lastModified: new Date(),
+        metadata: metadataOf(request.headers),
       })
-      return answer(request, response, 200, '', { etag: '"fake"' })
+      return answer(request, response, 200, '', { etag: etagOf(body) })
     }
     // HEAD (a stored file's size): signed, like every request but a public object GET.
     if (method === 'HEAD' && key) {
       const object = objects.get(key)
       if (!object) return answer(request, response, 404)
-      return answer(request, response, 200, '', { 'content-length': String(object.body.length) })
+      return answer(request, response, 200, '', {
+        ...objectHeaders(object),
+        'content-length': String(object.body.length),
+      })
+    }
+    if (method === 'GET' && onBucket && url.searchParams.has('uploads')) {
+      return answer(request, response, 200, listUploadsResult(options.bucket, uploads), {
+        'content-type': 'application/xml',
+      })
+    }
+    if (method === 'POST' && onBucket && url.searchParams.has('delete')) {
+      // S3 refuses a DeleteObjects whose body carries no checksum (Content-MD5 or an x-amz-checksum-*).
+      if (!Object.keys(sent).some((name) => name === 'content-md5' || name.startsWith('x-amz-checksum-'))) {
+        return fail(request, response, 400, 'InvalidRequest', 'Missing required header for this request: Content-MD5')
+      }
+      const keys = keysNamed(body.toString('utf8'))
+      for (const gone of keys) objects.delete(gone)
+      return answer(request, response, 200, deleteResult(keys), { 'content-type': 'application/xml' })
     }
     if (method === 'DELETE' && key) {
       objects.delete(key)
@@ -156,6 +303,7 @@ export async function startFakeS3(options: FakeS3Options): Promise<FakeS3> {
     endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     bucket: options.bucket,
     objects,
+    uploads,
     log,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   }

@@ -125,7 +125,10 @@ export function verifyRequest(request: ArrivedRequest, credentials: Credentials,
   }
 
   const payloadHash = headerValue(request.headers, 'x-amz-content-sha256') ?? ''
-  if (payloadHash !== 'UNSIGNED-PAYLOAD' && payloadHash !== sha256Hex(request.body)) {
+  // UNSIGNED-PAYLOAD, and the AWS SDK's streamed bodies (`aws-chunked`, the checksum in a trailer the fake checks),
+  // sign the literal instead of the body's hash.
+  const unsigned = payloadHash === 'UNSIGNED-PAYLOAD' || payloadHash === 'STREAMING-UNSIGNED-PAYLOAD-TRAILER'
+  if (!unsigned && payloadHash !== sha256Hex(request.body)) {
     return refuse('XAmzContentSHA256Mismatch', 'The body does not match x-amz-content-sha256')
   }
   const expected = expectedSignature({
