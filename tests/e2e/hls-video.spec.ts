@@ -1,7 +1,6 @@
 // Adaptive video (issue 37, decision 0064): a creator uploads a small video at /studio/uploads, the studio shows it
 // processing and then "Ready"; once it is a course's lesson, a buyer's player streams its HLS renditions (hls.js in
 // Chromium, which plays no HLS natively) through the access-checked playlist route, and the video plays.
-import { execFileSync } from 'node:child_process'
 import { mkdtemp } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
@@ -9,15 +8,12 @@ import { createCreatorCourse } from '../support/creator-courses.ts'
 import { buyPlan, makeCreator } from '../support/creator-uploads.ts'
 import { createUser } from '../support/factories.ts'
 import { buyerOfCourse } from '../support/learning.ts'
+import { makeTestVideo } from '../support/test-video.ts'
 import { expect, signInAs, test } from './fixtures.ts'
 
 async function tinyVideo(): Promise<string> {
   const file = path.join(await mkdtemp(path.join(os.tmpdir(), 'e2e-hls-')), 'hls-lesson.mp4')
-  execFileSync(process.env.FFMPEG_PATH ?? 'ffmpeg', [
-    ...['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=640x360:rate=25:duration=4'],
-    ...['-f', 'lavfi', '-i', 'sine=frequency=440:duration=4', '-c:v', 'libx264', '-preset', 'ultrafast'],
-    ...['-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', '-movflags', '+faststart', file],
-  ])
+  makeTestVideo(process.env.FFMPEG_PATH ?? 'ffmpeg', file, 4, { faststart: true })
   return file
 }
 

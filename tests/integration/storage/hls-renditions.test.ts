@@ -2,7 +2,6 @@
 // video into HLS renditions and a poster stored beside the original with its progress reaching 100, and every
 // playlist, segment and poster passes the lesson's access check; the original is the uploader's download only.
 // Needs ffmpeg (skipped, and said so, on a machine without it).
-import { execFileSync } from 'node:child_process'
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -15,6 +14,7 @@ import { createLocalStorage } from '../../../src-server/storage/storage.ts'
 import { createSessionToken, createUser, type TestUser } from '../../support/factories.ts'
 import { buyerOfCourse, lessonsOf } from '../../support/learning.ts'
 import { serveForThisFile } from '../../support/test-server.ts'
+import { makeTestVideo } from '../../support/test-video.ts'
 
 const site = serveForThisFile()
 const COURSE = 'modern-react-typescript'
@@ -37,12 +37,7 @@ beforeAll(async () => {
   if (!tools) return
   const file = path.join(site.uploadsDir, KEY)
   await mkdir(path.dirname(file), { recursive: true })
-  // 2 s of 640×360 test picture with a tone: about 40 kB, encoded in well under a second.
-  execFileSync(tools.ffmpeg, [
-    ...['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=640x360:rate=25:duration=2'],
-    ...['-f', 'lavfi', '-i', 'sine=frequency=440:duration=2', '-c:v', 'libx264', '-preset', 'ultrafast'],
-    ...['-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', file],
-  ])
+  makeTestVideo(tools.ffmpeg, file)
   original = await readFile(file)
   const locked = (await lessonsOf(site.db, COURSE)).find((lesson) => lesson.kind === 'video' && !lesson.is_preview)
   if (!locked) throw new Error('the seed should give this course a locked video lesson')
