@@ -8,8 +8,12 @@ export function servedOverHttps(env: Pick<Env, 'NODE_ENV'> & Partial<Pick<Env, '
   return env.NODE_ENV === 'production' && (env.PUBLIC_URL?.startsWith('https://') ?? false)
 }
 
-/** Probes come from load balancers by address, not by the public name: they are never redirected. */
-const PROBES = new Set(['/livez', '/readyz', '/healthz'])
+/**
+ * Asked by address, not by the public name, so never redirected: load balancers' probes, and Caddy's on-demand TLS
+ * `ask` (docs/deploy/Caddyfile asks http://127.0.0.1:3000; Caddy follows no redirect, so a redirect there refused every
+ * school domain its certificate).
+ */
+const ASKED_BY_ADDRESS = new Set(['/livez', '/readyz', '/healthz', '/internal/domain-allowed'])
 
 /** Where a request is sent instead of being answered, and with which status. */
 export interface Redirect {
@@ -26,7 +30,7 @@ export type RequestCheck = (request: FastifyRequest) => Promise<Redirect | null>
  * on PUBLIC_URL: cookies and links only work on that one origin. Behind a proxy the proxy must pass the original
  * Host (or X-Forwarded-Host with TRUST_PROXY), else every request would look foreign (README, "Two nodes").
  * The check of every request's first hook (http/request-checks.ts), or null when there is no canonical host: it gives
- * null at once for the canonical host and probes, else a promise of the redirect (null for a school's own domain).
+ * null at once for the canonical host and what is asked by address, else a promise of the redirect (null for a school's own domain).
  */
 export function canonicalHostCheck(
   env: Pick<Env, 'NODE_ENV'> & Partial<Pick<Env, 'PUBLIC_URL'>>,
@@ -37,7 +41,7 @@ export function canonicalHostCheck(
   const canonical = new URL(env.PUBLIC_URL)
   return (request) => {
     const host = request.host?.toLowerCase()
-    if (!host || host === canonical.host || PROBES.has(request.url.split('?')[0] ?? '')) return null
+    if (!host || host === canonical.host || ASKED_BY_ADDRESS.has(request.url.split('?')[0] ?? '')) return null
     return isSchoolHost(host).then((school) => {
       if (school) return null
       const safe = request.method === 'GET' || request.method === 'HEAD'

@@ -81,7 +81,7 @@ describe('production with an https PUBLIC_URL', () => {
     )
   })
 
-  it('redirects a request for another host name to the same path on PUBLIC_URL; probes answer anyway', async () => {
+  it('redirects a request for another host name to the same path on PUBLIC_URL; probes and Caddy’s ask answer anyway', async () => {
     await withProductionServer('https://shop.example.com', async (server) => {
       for (const origin of [server.baseUrl, otherLoopbackName(server.baseUrl)]) {
         const page = await fetch(`${origin}/courses?search=seo`, { redirect: 'manual' })
@@ -98,6 +98,9 @@ describe('production with an https PUBLIC_URL', () => {
         expect(post.status).toBe(308)
         for (const probe of ['/livez', '/readyz', '/healthz'])
           expect((await fetch(`${origin}${probe}`)).status).toBe(200)
+        // Caddy's on-demand TLS asks by address and follows no redirect: the app's own answer (no school: 404).
+        const ask = await fetch(`${origin}/internal/domain-allowed?domain=nobody.example.test`, { redirect: 'manual' })
+        expect(ask.status).toBe(404)
       }
     })
   })
