@@ -108,7 +108,7 @@ beforeAll(async () => {
   if (!caddyInstalled) return
   database = await createTestDatabase()
   server = await startTestServer(database.db, {
-    env: { NODE_ENV: 'production', PUBLIC_URL, TRUST_PROXY: '127.0.0.1' },
+    env: { NODE_ENV: 'production', PUBLIC_URL, TRUST_PROXY: ['127.0.0.1'] },
   })
   // A school on Pro whose domain has been proved (its TXT record found).
   const owner = await createCreator(database.db, { plan: 'pro' })
