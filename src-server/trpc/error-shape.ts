@@ -25,7 +25,9 @@ export function publicErrorShape<S extends Shape>(
   options: { hideDetails: boolean; requestId: string | undefined },
 ): S & { data: { requestId: string | null } } {
   const data = { ...shape.data, requestId: options.requestId ?? null }
-  if (!options.hideDetails || !carriesInternalText(error)) return { ...shape, data }
+  if (!options.hideDetails) return { ...shape, data }
+  // tRPC adds the stack whenever the process itself was not started with NODE_ENV=production: never with details hidden.
   delete data.stack
+  if (!carriesInternalText(error)) return { ...shape, data }
   return { ...shape, message: INTERNAL_ERROR_MESSAGE, data }
 }

@@ -1,8 +1,9 @@
 // A school's own domain through the real TLS engine (decision 0063): Caddy run with docs/deploy/Caddyfile in front of
 // a production server (https PUBLIC_URL, TRUST_PROXY), with its local CA in place of ACME (nothing outside can be
 // reached here) and its ports moved to free ones. Caddy asks the app before issuing a certificate on demand: a
-// verified school's name gets one and is served the school (its home is its page); any other name gets no certificate at all; plain HTTP
-// goes to HTTPS. Skipped where Caddy is not installed (CI installs it: .ci/run).
+// verified school's name gets one and is served the school (its home is its page); any other name gets no certificate
+// at all; plain HTTP goes to HTTPS. A learner signs in over HTTPS on the platform's name (a Secure, host-only session),
+// never by password on the school's. Skipped where Caddy is not installed (CI installs it: .ci/run).
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import http from 'node:http'
@@ -12,10 +13,11 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import type { TLSSocket } from 'node:tls'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { SESSION_COOKIE } from '../../../src-server/auth/session.ts'
 import { checkSchoolDomain } from '../../../src-server/flows/school-domain.ts'
 import { createCreator } from '../../support/creator-courses.ts'
 import { createTestDatabase, type TestDatabase } from '../../support/db.ts'
-import { callerAs } from '../../support/factories.ts'
+import { callerAs, createUser } from '../../support/factories.ts'
 import { freePort } from '../../support/free-port.ts'
 import { startTestServer, type TestServer } from '../../support/http.ts'
 
@@ -68,40 +70,66 @@ async function untilListening(port: number, timeoutMs = 20_000) {
   throw new Error(`Caddy did not listen on ${port}: ${caddyOutput.slice(-2000)}`)
 }
 
-/** A GET over HTTPS to Caddy for `host` (SNI and Host), with the certificate Caddy presented. */
-function httpsGet(host: string, pathname = '/') {
-  return new Promise<{ status: number; location?: string; body: string; san: string; issuer: string }>(
-    (resolve, reject) => {
-      const request = https.request(
-        {
-          host: '127.0.0.1',
-          port: httpsPort,
-          servername: host,
-          path: pathname,
-          headers: { host },
-          rejectUnauthorized: false,
-        },
-        (response) => {
-          const certificate = (response.socket as TLSSocket).getPeerCertificate()
-          let body = ''
-          response.setEncoding('utf8').on('data', (chunk: string) => {
-            body += chunk
-          })
-          response.on('end', () =>
-            resolve({
-              status: response.statusCode ?? 0,
-              location: response.headers.location,
-              body,
-              san: certificate.subjectaltname ?? '',
-              issuer: String(certificate.issuer?.CN ?? ''),
-            }),
-          )
-        },
-      )
-      request.setTimeout(20_000, () => request.destroy(new Error('no answer in 20 s')))
-      request.on('error', reject).end()
-    },
-  )
+/** A request over HTTPS to Caddy for `host` (SNI and Host), with the certificate Caddy presented. */
+function httpsRequest(
+  host: string,
+  pathname = '/',
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+) {
+  return new Promise<{
+    status: number
+    location?: string
+    setCookie: string[]
+    body: string
+    san: string
+    issuer: string
+  }>((resolve, reject) => {
+    const request = https.request(
+      {
+        host: '127.0.0.1',
+        port: httpsPort,
+        servername: host,
+        path: pathname,
+        method: options.method ?? 'GET',
+        headers: { host, ...options.headers },
+        rejectUnauthorized: false,
+      },
+      (response) => {
+        const certificate = (response.socket as TLSSocket).getPeerCertificate()
+        let body = ''
+        response.setEncoding('utf8').on('data', (chunk: string) => {
+          body += chunk
+        })
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            location: response.headers.location,
+            setCookie: response.headers['set-cookie'] ?? [],
+            body,
+            san: certificate.subjectaltname ?? '',
+            issuer: String(certificate.issuer?.CN ?? ''),
+          }),
+        )
+      },
+    )
+    request.setTimeout(20_000, () => request.destroy(new Error('no answer in 20 s')))
+    request.on('error', reject).end(options.body)
+  })
+}
+
+/** A password sign-in through Caddy under `host`, as the page there sends it. */
+const signInAnswer = (host: string, email: string, password: string) =>
+  httpsRequest(host, '/trpc/auth.login', {
+    method: 'POST',
+    headers: { origin: `https://${host}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  })
+
+/** Signs in through Caddy under `host`; the session cookie's Set-Cookie line. */
+async function signInThrough(host: string, email: string, password: string) {
+  const answer = await signInAnswer(host, email, password)
+  expect(answer.status, answer.body).toBe(200)
+  return answer.setCookie.find((line) => line.startsWith(`${SESSION_COOKIE}=`)) ?? ''
 }
 
 beforeAll(async () => {
@@ -149,7 +177,7 @@ afterAll(async () => {
 
 describe.skipIf(!caddyInstalled)('a school’s domain behind Caddy’s on-demand TLS', () => {
   it('issues a certificate for the verified school domain and serves the school’s page under it', async () => {
-    const home = await httpsGet(SCHOOL_HOST).catch((error: Error) => {
+    const home = await httpsRequest(SCHOOL_HOST).catch((error: Error) => {
       throw new Error(`${error.message}\n${caddyOutput.slice(-3000)}`)
     })
     expect(home.san).toContain(`DNS:${SCHOOL_HOST}`)
@@ -158,13 +186,31 @@ describe.skipIf(!caddyInstalled)('a school’s domain behind Caddy’s on-demand
     expect(home.location).toBe('/s/cora-academy')
     // The school's data through Caddy under its name (the test server builds no pages in production mode).
     const input = encodeURIComponent(JSON.stringify({ slug: 'cora-academy' }))
-    const page = await httpsGet(SCHOOL_HOST, `/trpc/schools.page?input=${input}`)
+    const page = await httpsRequest(SCHOOL_HOST, `/trpc/schools.page?input=${input}`)
     expect(page.status, page.body).toBe(200)
     expect(page.body).toContain('Cora Academy')
   })
 
+  it('signs a learner in over HTTPS on the platform’s name with a Secure, host-only session; never by password on the school’s', async () => {
+    const learner = await createUser(database.db)
+    const cookie = await signInThrough('skillforge.example', learner.email, learner.password)
+    expect(cookie).toMatch(/; Secure/i)
+    expect(cookie).toMatch(/; HttpOnly/i)
+    expect(cookie).not.toMatch(/domain=/i)
+    const me = await httpsRequest('skillforge.example', '/trpc/auth.me', {
+      headers: { cookie: cookie.split(';')[0] ?? '' },
+    })
+    expect(me.status).toBe(200)
+    expect(me.body).toContain(learner.email)
+    // Under the school's name a password is typed only on the platform's sign-in page (the hand-off), also via Caddy.
+    const refused = await signInAnswer(SCHOOL_HOST, learner.email, learner.password)
+    expect(refused.status).toBe(403)
+    expect(refused.body).toContain('Passwords are entered only on our secure sign-in page')
+    expect(refused.setCookie).toEqual([])
+  })
+
   it('issues no certificate for a name no school has proved', async () => {
-    await expect(httpsGet('stranger.example.test')).rejects.toThrow(/alert internal error/)
+    await expect(httpsRequest('stranger.example.test')).rejects.toThrow(/alert internal error/)
   })
 
   it('sends plain HTTP for the school domain to HTTPS', async () => {

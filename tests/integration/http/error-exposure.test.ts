@@ -75,6 +75,19 @@ describe('tRPC errors in production', () => {
     expect(response.headers.get('x-request-id')).toBe(body.error.data.requestId)
   })
 
+  it('keep a refusal written for the client, without the stack tRPC adds in a process not started in production', async () => {
+    const response = await fetch(`${production.baseUrl}/trpc/auth.changePassword`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: production.baseUrl },
+      body: JSON.stringify({ currentPassword: 'x', newPassword: 'y' }),
+    })
+    const body = (await response.json()) as ErrorBody
+    expect(response.status).toBe(401)
+    expect(body.error.data.code).toBe('UNAUTHORIZED')
+    expect(body.error.message).not.toBe(INTERNAL_ERROR_MESSAGE)
+    expect(body.error.data.stack).toBeUndefined()
+  })
+
   it('keep the detail outside production, for the developer', async () => {
     const body = (await (await fetch(`${development.baseUrl}/trpc/content.testimonials`)).json()) as ErrorBody
     expect(body.error.message).toContain('testimonials')
