@@ -3,7 +3,7 @@
 // reached here) and its ports moved to free ones. Caddy asks the app before issuing a certificate on demand: a
 // verified school's name gets one and is served the school (its home is its page); any other name gets no certificate
 // at all; plain HTTP goes to HTTPS. A learner signs in over HTTPS on the platform's name (a Secure, host-only session),
-// never by password on the school's. Skipped where Caddy is not installed (CI installs it: .ci/run).
+// never by password on the school's, where the hand-off signs them in. Skipped where Caddy is not installed (CI installs it: .ci/run).
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import http from 'node:http'
@@ -207,6 +207,59 @@ describe.skipIf(!caddyInstalled)('a school’s domain behind Caddy’s on-demand
     expect(refused.status).toBe(403)
     expect(refused.body).toContain('Passwords are entered only on our secure sign-in page')
     expect(refused.setCookie).toEqual([])
+  })
+
+  it('hands a sign-in from the school’s name to the platform’s and back, over HTTPS through Caddy', async () => {
+    const learner = await createUser(database.db)
+    const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString()
+    const formHeaders = (origin: string, cookie?: string) => ({
+      origin,
+      'content-type': 'application/x-www-form-urlencoded',
+      ...(cookie ? { cookie } : {}),
+    })
+    const postedTo = (html: string) => ({
+      action: /<form method="post" action="([^"]+)"/.exec(html)?.[1],
+      code: /name="code" value="([^"]+)"/.exec(html)?.[1] ?? '',
+    })
+    // 1. The school's log-in sends the browser to the platform's hand-off page, a verifier kept in a Secure cookie.
+    const start = await httpsRequest(SCHOOL_HOST, '/auth/handoff/start?next=%2Fcourses')
+    expect(start.status).toBe(302)
+    const page = new URL(start.location ?? '')
+    expect(page.origin).toBe(PUBLIC_URL)
+    expect(page.pathname).toBe('/handoff')
+    const verifier = start.setCookie.find((line) => line.startsWith('sf_handoff=')) ?? ''
+    expect(verifier).toMatch(/; Secure/i)
+    // 2. Signed in on the platform, the learner continues: a one-time code posted to the school's name over HTTPS.
+    const platformCookie = (await signInThrough('skillforge.example', learner.email, learner.password)).split(';')[0]
+    const issued = await httpsRequest('skillforge.example', '/auth/handoff', {
+      method: 'POST',
+      headers: formHeaders(PUBLIC_URL, platformCookie),
+      body: form({ site: SCHOOL_HOST, challenge: page.searchParams.get('challenge') ?? '', next: '/courses' }),
+    })
+    expect(issued.status, issued.body).toBe(200)
+    const toComplete = postedTo(issued.body)
+    expect(toComplete.action).toBe(`https://${SCHOOL_HOST}/auth/handoff/complete`)
+    // 3. The cross-site post carries no cookie: the school's name posts the code on to itself.
+    const completed = await httpsRequest(SCHOOL_HOST, '/auth/handoff/complete', {
+      method: 'POST',
+      headers: formHeaders(PUBLIC_URL),
+      body: form({ code: toComplete.code, next: '/courses' }),
+    })
+    const toFinish = postedTo(completed.body)
+    expect(toFinish.action).toBe(`https://${SCHOOL_HOST}/auth/handoff/finish`)
+    // 4. Same-origin, with the verifier: the school's own session, Secure and host-only, which reads the learner.
+    const finished = await httpsRequest(SCHOOL_HOST, '/auth/handoff/finish', {
+      method: 'POST',
+      headers: formHeaders(`https://${SCHOOL_HOST}`, verifier.split(';')[0]),
+      body: form({ code: toFinish.code, next: '/courses' }),
+    })
+    expect(finished.status).toBe(303)
+    expect(finished.location).toBe('/courses')
+    const session = finished.setCookie.find((line) => line.startsWith(`${SESSION_COOKIE}=`)) ?? ''
+    expect(session).toMatch(/; Secure/i)
+    expect(session).not.toMatch(/domain=/i)
+    const me = await httpsRequest(SCHOOL_HOST, '/trpc/auth.me', { headers: { cookie: session.split(';')[0] ?? '' } })
+    expect(me.body).toContain(learner.email)
   })
 
   it('issues no certificate for a name no school has proved', async () => {
