@@ -3,7 +3,8 @@
 // reached here) and its ports moved to free ones. Caddy asks the app before issuing a certificate on demand: a
 // verified school's name gets one and is served the school (its home is its page); any other name gets no certificate
 // at all; plain HTTP goes to HTTPS. A learner signs in over HTTPS on the platform's name (a Secure, host-only session),
-// never by password on the school's, where the hand-off signs them in. Skipped where Caddy is not installed (CI installs it: .ci/run).
+// never by password on the school's, where the hand-off signs them in. Skipped where Caddy is not installed (CI
+// installs it: .ci/run).
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import http from 'node:http'
