@@ -17,6 +17,11 @@ COPY scripts/check-node.cjs ./scripts/
 RUN npm ci --omit=dev --no-audit --no-fund
 
 FROM node:24-bookworm-slim AS runtime
+# ffmpeg (with ffprobe) for lesson videos' HLS renditions, made by the job queue in the server or the worker (decision
+# 0064): without it every video plays as uploaded.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends ffmpeg \
+ && rm -rf /var/lib/apt/lists/*
 ENV NODE_ENV=production \
     PORT=3000 \
     HOST=0.0.0.0 \
