@@ -6,6 +6,7 @@
 // policy never opens them): those need a signed GET, as the app's own reads are. Checksums sent with a body (header
 // or `aws-chunked` trailer) are checked, as S3 checks them.
 import { randomBytes } from 'node:crypto'
+import { readFileSync } from 'node:fs'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import {
@@ -57,6 +58,28 @@ export interface FakeS3Options extends Credentials {
   privatePrefixes?: readonly string[]
   /** Largest ListParts page, whatever max-parts asks (S3's own cap is 1000). */
   partPageLimit?: number
+  /**
+   * The IAM actions the credentials are granted (e.g. the README's list): a signed request needing another is
+   * AccessDenied, as S3 answers it. Every action when unset.
+   */
+  permissions?: ReadonlySet<string>
+}
+
+/** The IAM actions S3 checks for a request (the S3 API reference's "Permissions" of each operation). */
+function actionsFor(method: string, onBucket: boolean, query: URLSearchParams, headers: IncomingMessage['headers']) {
+  const actions: string[] = []
+  if (onBucket) {
+    if (method === 'GET') actions.push(query.has('uploads') ? 's3:ListBucketMultipartUploads' : 's3:ListBucket')
+    if (method === 'POST' && query.has('delete')) actions.push('s3:DeleteObject')
+    return actions
+  }
+  const uploadId = query.has('uploadId')
+  if (method === 'GET' || method === 'HEAD') actions.push(uploadId ? 's3:ListMultipartUploadParts' : 's3:GetObject')
+  if (method === 'PUT' || method === 'POST') actions.push('s3:PutObject')
+  if (method === 'DELETE') actions.push(uploadId ? 's3:AbortMultipartUpload' : 's3:DeleteObject')
+  if (headers['x-amz-tagging'] !== undefined) actions.push('s3:PutObjectTagging')
+  if (headers['x-amz-copy-source'] !== undefined) actions.push('s3:GetObject')
+  return actions
 }
 
 async function readBody(request: IncomingMessage): Promise<Buffer> {
@@ -99,6 +122,11 @@ function objectHeaders(object: StoredObject): Record<string, string> {
   return headers
 }
 
+/** The IAM actions README.md tells operators to grant the app's credentials (and its bucket policy names). */
+export function readmeS3Permissions(): ReadonlySet<string> {
+  return new Set(readFileSync('README.md', 'utf8').match(/\bs3:[A-Za-z]+/g) ?? [])
+}
+
 export async function startFakeS3(options: FakeS3Options): Promise<FakeS3> {
   const objects = new Map<string, StoredObject>()
   const uploads = new Map<string, MultipartUpload>()
@@ -138,10 +166,15 @@ export async function startFakeS3(options: FakeS3Options): Promise<FakeS3> {
     if (!onBucket && !key) return fail(request, response, 404, 'NoSuchBucket', 'The specified bucket does not exist')
 
     const uploadId = url.searchParams.get('uploadId')
+    const denied = () =>
+      options.permissions !== undefined &&
+      actionsFor(method, onBucket, url.searchParams, request.headers).some(
+        (action) => !options.permissions?.has(action),
+      )
     if (method === 'GET' && key && uploadId === null) {
       if (options.privatePrefixes?.some((prefix) => key.startsWith(prefix))) {
         const verdict = verifyRequest({ method, target, headers: request.headers, body: raw }, options)
-        if (!verdict.ok) return fail(request, response, 403, 'AccessDenied', 'Access Denied')
+        if (!verdict.ok || denied()) return fail(request, response, 403, 'AccessDenied', 'Access Denied')
       }
       const object = objects.get(key)
       if (!object) return fail(request, response, 404, 'NoSuchKey', 'The specified key does not exist.')
@@ -160,6 +193,7 @@ export async function startFakeS3(options: FakeS3Options): Promise<FakeS3> {
 
     const verdict = verifyRequest({ method, target, headers: request.headers, body: raw }, options)
     if (!verdict.ok) return fail(request, response, 403, verdict.code, verdict.message)
+    if (denied()) return fail(request, response, 403, 'AccessDenied', 'Access Denied')
 
     // The body as sent: an `aws-chunked` one (the AWS SDK's streamed PutObject and UploadPart) decoded, its trailing
     // checksum checked as a header's is.

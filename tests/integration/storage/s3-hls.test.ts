@@ -12,7 +12,7 @@ import { findFfmpeg } from '../../../src-server/storage/ffmpeg.ts'
 import { createS3Storage } from '../../../src-server/storage/s3.ts'
 import { createTestDatabase, type TestDatabase } from '../../support/db.ts'
 import { createSessionToken, createUser } from '../../support/factories.ts'
-import { type FakeS3, startFakeS3 } from '../../support/fake-s3.ts'
+import { type FakeS3, readmeS3Permissions, startFakeS3 } from '../../support/fake-s3.ts'
 import { startTestServer, type TestServer } from '../../support/http.ts'
 import { buyerOfCourse, lessonsOf } from '../../support/learning.ts'
 import { makeTestVideo } from '../../support/test-video.ts'
@@ -39,7 +39,12 @@ const get = (url: string, headers: Record<string, string> = {}) =>
 beforeAll(async () => {
   if (!tools) return
   database = await createTestDatabase()
-  bucket = await startFakeS3({ ...CREDENTIALS, bucket: BUCKET, privatePrefixes: ['private/'] })
+  bucket = await startFakeS3({
+    ...CREDENTIALS,
+    bucket: BUCKET,
+    privatePrefixes: ['private/'],
+    permissions: readmeS3Permissions(),
+  })
   server = await startTestServer(database.db, {
     env: {
       S3_BUCKET: BUCKET,

@@ -14,7 +14,7 @@ import { LESSON_VIDEO_PREFIX } from '../../../src-server/storage/keys.ts'
 import { createS3TusFiles } from '../../../src-server/storage/tus-store.ts'
 import { creatorWithPlan, tusClient, uploadIdOf } from '../../support/creator-uploads.ts'
 import { createTestDatabase, type TestDatabase } from '../../support/db.ts'
-import { type FakeS3, startFakeS3 } from '../../support/fake-s3.ts'
+import { type FakeS3, readmeS3Permissions, startFakeS3 } from '../../support/fake-s3.ts'
 import { startTestServer, type TestServer } from '../../support/http.ts'
 
 const CREDENTIALS = { accessKeyId: 'AKIDTUSNODES', secretAccessKey: 'tus-nodes-secret', region: 'eu-west-1' }
@@ -41,7 +41,8 @@ beforeAll(async () => {
   database = await createTestDatabase()
   // PostgreSQL: node B has its own pool on the same database; PGlite opens in one process only, so both share it.
   secondPool = database.url ? await openDatabase({ databaseUrl: database.url, poolSize: 3 }) : null
-  bucket = await startFakeS3({ ...CREDENTIALS, bucket: BUCKET })
+  // Granted only what the README tells operators to grant.
+  bucket = await startFakeS3({ ...CREDENTIALS, bucket: BUCKET, permissions: readmeS3Permissions() })
   nodeA = await startTestServer(database.db, { env: s3Env() })
   nodeB = await startTestServer(secondPool?.db ?? database.db, { env: s3Env() })
 })

@@ -9,7 +9,7 @@ import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
 import { COURSE_IMAGE_REFUSED } from '../../../src-shared/schemas/admin.ts'
 import { createTestDatabase } from '../../support/db.ts'
 import { createSessionToken, createUser } from '../../support/factories.ts'
-import { type FakeS3, startFakeS3 } from '../../support/fake-s3.ts'
+import { type FakeS3, readmeS3Permissions, startFakeS3 } from '../../support/fake-s3.ts'
 import { startTestServer, type TestServer, trpcPost } from '../../support/http.ts'
 
 const PNG = Buffer.from(
@@ -27,7 +27,12 @@ let categoryId: string
 
 beforeAll(async () => {
   database = await createTestDatabase()
-  bucket = await startFakeS3({ ...CREDENTIALS, bucket: 'shop-uploads', sessionToken: SESSION_TOKEN })
+  bucket = await startFakeS3({
+    ...CREDENTIALS,
+    bucket: 'shop-uploads',
+    sessionToken: SESSION_TOKEN,
+    permissions: readmeS3Permissions(),
+  })
   server = await startTestServer(database.db, {
     env: {
       S3_BUCKET: 'shop-uploads',
