@@ -1,6 +1,6 @@
 // ffmpeg and ffprobe as this machine has them: FFMPEG_PATH (ffprobe beside it), else the first on PATH. Found once at
 // start and reported in the log; without them lesson videos play as uploaded (decision 0064).
-import { spawn } from 'node:child_process'
+import { type ChildProcess, spawn } from 'node:child_process'
 import { accessSync, constants } from 'node:fs'
 import path from 'node:path'
 
@@ -41,6 +41,13 @@ export function findFfmpeg(ffmpegPath = process.env.FFMPEG_PATH, searchPath = pr
   return null
 }
 
+// Runs still going when this process exits (a worker stopped mid-transcode) are killed with it: otherwise ffmpeg ran on
+// alone, writing into a temp folder nobody would read, beside the next worker's try.
+const runningChildren = new Set<ChildProcess>()
+process.once('exit', () => {
+  for (const child of runningChildren) child.kill('SIGKILL')
+})
+
 /**
  * Runs a program; resolves its stdout, rejects with the end of its stderr. `onLine` sees stdout line by line. A run
  * that prints nothing on either stream for `silenceMs` is killed and rejects.
@@ -52,6 +59,7 @@ export function run(
 ): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(file, args, { stdio: ['ignore', 'pipe', 'pipe'], signal: options.signal, cwd: options.cwd })
+    runningChildren.add(child)
     const silenceMs = options.silenceMs ?? SILENCE_LIMIT_MS
     let hung = false
     let timer: NodeJS.Timeout | undefined
@@ -83,10 +91,12 @@ export function run(
     })
     child.on('error', (error) => {
       clearTimeout(timer)
+      runningChildren.delete(child)
       reject(error)
     })
     child.on('close', (code) => {
       clearTimeout(timer)
+      runningChildren.delete(child)
       if (hung) reject(new Error(`${path.basename(file)} printed nothing for ${silenceMs / 1000} s and was stopped`))
       else if (code === 0) resolve(out)
       else {
