@@ -12,9 +12,9 @@ import { relayTranscodes, transcodeUpload } from '../../../src-server/flows/vide
 import { findFfmpeg } from '../../../src-server/storage/ffmpeg.ts'
 import { createLocalStorage } from '../../../src-server/storage/storage.ts'
 import { createSessionToken, createUser, type TestUser } from '../../support/factories.ts'
-import { buyerOfCourse, lessonsOf } from '../../support/learning.ts'
+import { buyerOfCourse } from '../../support/learning.ts'
 import { serveForThisFile } from '../../support/test-server.ts'
-import { makeTestVideo } from '../../support/test-video.ts'
+import { lessonWithQueuedVideo, makeTestVideo } from '../../support/test-video.ts'
 
 const site = serveForThisFile()
 const COURSE = 'modern-react-typescript'
@@ -39,26 +39,11 @@ beforeAll(async () => {
   await mkdir(path.dirname(file), { recursive: true })
   makeTestVideo(tools.ffmpeg, file)
   original = await readFile(file)
-  const locked = (await lessonsOf(site.db, COURSE)).find((lesson) => lesson.kind === 'video' && !lesson.is_preview)
-  if (!locked) throw new Error('the seed should give this course a locked video lesson')
-  lessonId = locked.id
-  uploader = await createUser(site.db)
-  await site.db.updateTable('lessons').set({ video_key: KEY }).where('id', '=', lessonId).execute()
-  await site.db
-    .insertInto('creator_uploads')
-    .values({
-      id: 'hlstest0001',
-      user_id: uploader.id,
-      size_bytes: original.length,
-      status: 'stored',
-      storage_key: KEY,
-      file_name: 'lesson.mp4',
-      content_type: 'video/mp4',
-      duration_seconds: 2,
-      lesson_id: lessonId,
-      transcode_status: 'queued',
-    })
-    .execute()
+  ;({ lessonId, uploader } = await lessonWithQueuedVideo(site.db, COURSE, {
+    id: 'hlstest0001',
+    key: KEY,
+    sizeBytes: original.length,
+  }))
 
   // Tests run shuffled: the one-way story (relayed, processing, transcoded) happens here, each test reads its part.
   const enqueue = async (uploadId: string) => {

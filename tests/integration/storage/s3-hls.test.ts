@@ -11,11 +11,11 @@ import { transcodeUpload } from '../../../src-server/flows/video-transcoding.ts'
 import { findFfmpeg } from '../../../src-server/storage/ffmpeg.ts'
 import { createS3Storage } from '../../../src-server/storage/s3.ts'
 import { createTestDatabase, type TestDatabase } from '../../support/db.ts'
-import { createSessionToken, createUser } from '../../support/factories.ts'
+import { createSessionToken } from '../../support/factories.ts'
 import { type FakeS3, readmeS3Permissions, startFakeS3 } from '../../support/fake-s3.ts'
 import { startTestServer, type TestServer } from '../../support/http.ts'
-import { buyerOfCourse, lessonsOf } from '../../support/learning.ts'
-import { makeTestVideo } from '../../support/test-video.ts'
+import { buyerOfCourse } from '../../support/learning.ts'
+import { lessonWithQueuedVideo, makeTestVideo } from '../../support/test-video.ts'
 
 const CREDENTIALS = { accessKeyId: 'AKIDHLS', secretAccessKey: 'hls-secret', region: 'eu-west-1' }
 const BUCKET = 'lesson-media'
@@ -63,26 +63,11 @@ beforeAll(async () => {
   } finally {
     await rm(work, { recursive: true, force: true })
   }
-  const locked = (await lessonsOf(database.db, COURSE)).find((lesson) => lesson.kind === 'video' && !lesson.is_preview)
-  if (!locked) throw new Error('the seed should give this course a locked video lesson')
-  lessonId = locked.id
-  const uploader = await createUser(database.db)
-  await database.db.updateTable('lessons').set({ video_key: KEY }).where('id', '=', lessonId).execute()
-  await database.db
-    .insertInto('creator_uploads')
-    .values({
-      id: 's3hls0001',
-      user_id: uploader.id,
-      size_bytes: bucket.objects.get(KEY)?.body.length ?? 0,
-      status: 'stored',
-      storage_key: KEY,
-      file_name: 'lesson.mp4',
-      content_type: 'video/mp4',
-      duration_seconds: 2,
-      lesson_id: lessonId,
-      transcode_status: 'queued',
-    })
-    .execute()
+  ;({ lessonId } = await lessonWithQueuedVideo(database.db, COURSE, {
+    id: 's3hls0001',
+    key: KEY,
+    sizeBytes: bucket.objects.get(KEY)?.body.length ?? 0,
+  }))
   const { user } = await buyerOfCourse(database.db, COURSE)
   buyerCookie = `${SESSION_COOKIE}=${(await createSessionToken(database.db, user.id)).token}`
   transcoded = await transcodeUpload(
