@@ -1,11 +1,16 @@
 // The one Fastify error handler for plain HTTP routes: domain errors get their status and message; an unreachable
-// database answers 503 with Retry-After; Fastify's own client errors (bad JSON, a body too large) keep theirs;
+// database, or file storage failing, answers 503 with Retry-After; Fastify's own client errors (bad JSON, a body too large) keep theirs;
 // anything else is logged and answered 500 with a generic message. Every answer carries X-Request-Id, the id the
 // log lines of that request carry, and error bodies repeat it.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { INTERNAL_ERROR_MESSAGE, SERVICE_UNAVAILABLE_MESSAGE } from '../../src-shared/errors.ts'
+import {
+  INTERNAL_ERROR_MESSAGE,
+  SERVICE_UNAVAILABLE_MESSAGE,
+  STORAGE_UNAVAILABLE_MESSAGE,
+} from '../../src-shared/errors.ts'
 import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from './db-unavailable.ts'
 import { HTTP_STATUS_BY_KIND, isDomainError } from './errors.ts'
+import { isStorageFailure } from './storage-failure.ts'
 
 /** 503 with Retry-After and the shared message: the request was fine, our database is not reachable. */
 export function sendServiceUnavailable(request: FastifyRequest, reply: FastifyReply, error: unknown) {
@@ -33,6 +38,13 @@ export function registerErrorHandler(app: FastifyInstance, { requestIdHook = tru
       return reply.code(HTTP_STATUS_BY_KIND[error.kind]).send({ error: error.kind, message: error.message })
     }
     if (isDatabaseUnavailable(error)) return sendServiceUnavailable(request, reply, error)
+    if (isStorageFailure(error)) {
+      request.log.error({ err: error }, 'storage failed')
+      return reply
+        .code(503)
+        .header('retry-after', String(RETRY_AFTER_SECONDS))
+        .send({ error: 'Service Unavailable', message: STORAGE_UNAVAILABLE_MESSAGE, requestId: request.id })
+    }
     const status = error.statusCode ?? 500
     if (status >= 400 && status < 500) {
       return reply.code(status).send({ error: error.code ?? 'Bad Request', message: error.message })

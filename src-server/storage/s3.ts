@@ -10,6 +10,7 @@ import { Readable } from 'node:stream'
 import type { ReadableStream as WebReadableStream } from 'node:stream/web'
 import { AwsClient } from 'aws4fetch'
 import { STORAGE_CACHE_CONTROL_SECONDS } from '../../src-shared/constants.ts'
+import { StorageFailure } from '../kernel/storage-failure.ts'
 import { parseListPage } from './s3-list.ts'
 import { assertSafeKey, type FileStorage, PRIVATE_PREFIX } from './storage.ts'
 
@@ -49,7 +50,7 @@ function bodyFailingOnSilence(body: WebReadableStream<Uint8Array>, silenceMs: nu
     async read() {
       let timer: NodeJS.Timeout | undefined
       const silent = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`S3 GET ${key} stopped sending`)), silenceMs)
+        timer = setTimeout(() => reject(new StorageFailure(`S3 GET ${key} stopped sending`)), silenceMs)
       })
       try {
         const next = await Promise.race([reader.read(), silent])
@@ -64,6 +65,14 @@ function bodyFailingOnSilence(body: WebReadableStream<Uint8Array>, silenceMs: nu
       reader.cancel(error ?? undefined).catch(() => undefined)
       done(error)
     },
+  })
+}
+
+/** The bucket's answer, or a StorageFailure when none came (refused, reset, timed out). */
+function answerOf(what: string, request: Promise<Response>): Promise<Response> {
+  return request.catch((error: unknown) => {
+    const reason = error instanceof Error ? error.message : String(error)
+    throw new StorageFailure(`S3 ${what} failed: ${reason}`, { cause: error })
   })
 }
 
@@ -89,13 +98,16 @@ export function createS3Storage(options: S3Options): FileStorage {
     headers: Record<string, string> = {},
   ) {
     const bytes = body ? new Uint8Array(body) : new Uint8Array()
-    return client.fetch(url, {
-      method,
-      // The real payload hash (not UNSIGNED-PAYLOAD), so the bucket checks the bytes it receives.
-      headers: { ...headers, 'x-amz-content-sha256': sha256Hex(bytes) },
-      body: body ? bytes : undefined,
-      signal: AbortSignal.timeout(options.timeoutMs ?? 15_000),
-    })
+    return answerOf(
+      `${method} ${url.pathname}`,
+      client.fetch(url, {
+        method,
+        // The real payload hash (not UNSIGNED-PAYLOAD), so the bucket checks the bytes it receives.
+        headers: { ...headers, 'x-amz-content-sha256': sha256Hex(bytes) },
+        body: body ? bytes : undefined,
+        signal: AbortSignal.timeout(options.timeoutMs ?? 15_000),
+      }),
+    )
   }
 
   const cacheControlOf = (key: string) =>
@@ -110,7 +122,7 @@ export function createS3Storage(options: S3Options): FileStorage {
     const response = await send(method, new URL(`${bucketUrl}/${key}`), body, headers)
     // S3 answers 204 to a DELETE of a missing key; some compatible stores answer 404: both mean "gone".
     if (!response.ok && !(method === 'DELETE' && response.status === 404)) {
-      throw new Error(`S3 ${method} ${key} failed: ${await describeFailure(response)}`)
+      throw new StorageFailure(`S3 ${method} ${key} failed: ${await describeFailure(response)}`)
     }
     await response.body?.cancel()
   }
@@ -135,22 +147,21 @@ export function createS3Storage(options: S3Options): FileStorage {
       }
       const bytes = createReadStream(file.path).on('data', moved).on('end', moved)
       moved()
-      const response = await client
-        .fetch(new URL(`${bucketUrl}/${key}`), {
-          method: 'PUT',
-          headers: {
-            'content-type': contentType,
-            'content-length': String(file.size),
-            'cache-control': cacheControlOf(key),
-            'x-amz-content-sha256': file.sha256,
-          },
-          body: Readable.toWeb(bytes) as ReadableStream<Uint8Array>,
-          duplex: 'half',
-          signal: stalled.signal,
-          aws: { allHeaders: true },
-        } as RequestInit & { duplex: 'half'; aws: { allHeaders: boolean } })
-        .finally(() => clearTimeout(timer))
-      if (!response.ok) throw new Error(`S3 PUT ${key} failed: ${await describeFailure(response)}`)
+      const sent = client.fetch(new URL(`${bucketUrl}/${key}`), {
+        method: 'PUT',
+        headers: {
+          'content-type': contentType,
+          'content-length': String(file.size),
+          'cache-control': cacheControlOf(key),
+          'x-amz-content-sha256': file.sha256,
+        },
+        body: Readable.toWeb(bytes) as ReadableStream<Uint8Array>,
+        duplex: 'half',
+        signal: stalled.signal,
+        aws: { allHeaders: true },
+      } as RequestInit & { duplex: 'half'; aws: { allHeaders: boolean } })
+      const response = await answerOf(`PUT ${key}`, sent).finally(() => clearTimeout(timer))
+      if (!response.ok) throw new StorageFailure(`S3 PUT ${key} failed: ${await describeFailure(response)}`)
       await response.body?.cancel()
       return `${publicBase}/${key}`
     },
@@ -159,7 +170,7 @@ export function createS3Storage(options: S3Options): FileStorage {
       assertSafeKey(key)
       const response = await send('HEAD', new URL(`${bucketUrl}/${key}`))
       if (response.status === 404) return null
-      if (!response.ok) throw new Error(`S3 HEAD ${key} failed: ${response.status}`)
+      if (!response.ok) throw new StorageFailure(`S3 HEAD ${key} failed: ${response.status}`)
       return Number(response.headers.get('content-length') ?? 0)
     },
     async read(key, range) {
@@ -170,13 +181,18 @@ export function createS3Storage(options: S3Options): FileStorage {
       // the viewer's connection needs, bounded only by the bucket's own silence (bodyFailingOnSilence).
       const waiting = new AbortController()
       const timer = setTimeout(() => waiting.abort(new Error(`S3 GET ${key} timed out`)), options.timeoutMs ?? 15_000)
-      const response = await client
-        .fetch(new URL(`${bucketUrl}/${key}`), {
+      const response = await answerOf(
+        `GET ${key}`,
+        client.fetch(new URL(`${bucketUrl}/${key}`), {
           headers: { ...headers, 'x-amz-content-sha256': sha256Hex(new Uint8Array()) },
           signal: waiting.signal,
-        })
-        .finally(() => clearTimeout(timer))
-      if (!response.ok || !response.body) throw new Error(`S3 GET ${key} failed: ${await describeFailure(response)}`)
+        }),
+      ).finally(() => clearTimeout(timer))
+      // A missing object is not the bucket failing: the caller's own answer for a file that is not there.
+      if (response.status === 404) throw new Error(`S3 GET ${key} failed: ${await describeFailure(response)}`)
+      if (!response.ok || !response.body) {
+        throw new StorageFailure(`S3 GET ${key} failed: ${await describeFailure(response)}`)
+      }
       return bodyFailingOnSilence(response.body as WebReadableStream<Uint8Array>, options.timeoutMs ?? 15_000, key)
     },
     async remove(key) {
@@ -190,7 +206,7 @@ export function createS3Storage(options: S3Options): FileStorage {
         url.searchParams.set('prefix', prefix)
         if (continuation) url.searchParams.set('continuation-token', continuation)
         const response = await send('GET', url)
-        if (!response.ok) throw new Error(`S3 list ${prefix} failed: ${await describeFailure(response)}`)
+        if (!response.ok) throw new StorageFailure(`S3 list ${prefix} failed: ${await describeFailure(response)}`)
         const page = parseListPage(await response.text())
         yield* page.files
         continuation = page.nextContinuationToken

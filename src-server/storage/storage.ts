@@ -4,6 +4,7 @@ import { createReadStream } from 'node:fs'
 import { copyFile, mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import type { Readable } from 'node:stream'
+import { StorageFailure } from '../kernel/storage-failure.ts'
 import type { StagedFile } from './staged-upload.ts'
 
 export interface StoredFile {
@@ -72,6 +73,15 @@ async function* walk(root: string, dir: string): AsyncGenerator<StoredFile> {
   }
 }
 
+/** A disk that cannot take a write (full, read-only, no permission): a StorageFailure, the system's words kept. */
+function diskFailure(what: string) {
+  return (error: unknown): never => {
+    throw new StorageFailure(`${what} failed: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    })
+  }
+}
+
 export function createLocalStorage(rootDir: string): FileStorage {
   const root = path.resolve(rootDir)
   return {
@@ -79,17 +89,21 @@ export function createLocalStorage(rootDir: string): FileStorage {
       assertSafeKey(key)
       const file = path.join(root, key)
       await mkdir(path.dirname(file), { recursive: true })
-      await writeFile(file, data)
+        .then(() => writeFile(file, data))
+        .catch(diskFailure(`storing ${key}`))
       return `${UPLOADS_PREFIX}${key}`
     },
     async putFile(key, file) {
       assertSafeKey(key)
       const target = path.join(root, key)
       await mkdir(path.dirname(target), { recursive: true })
-      await rename(file.path, target).catch(async (error: NodeJS.ErrnoException) => {
-        if (error.code !== 'EXDEV') throw error
-        await copyFile(file.path, target)
-      })
+        .then(() =>
+          rename(file.path, target).catch(async (error: NodeJS.ErrnoException) => {
+            if (error.code !== 'EXDEV') throw error
+            await copyFile(file.path, target)
+          }),
+        )
+        .catch(diskFailure(`storing ${key}`))
       return `${UPLOADS_PREFIX}${key}`
     },
     // Not a valid key (leading '.'), so never listed, served or swept as a stored file.
@@ -105,7 +119,7 @@ export function createLocalStorage(rootDir: string): FileStorage {
     },
     async remove(key) {
       assertSafeKey(key)
-      await rm(path.join(root, key), { force: true })
+      await rm(path.join(root, key), { force: true }).catch(diskFailure(`removing ${key}`))
     },
     async *list(prefix) {
       // Walk only the prefix's folder ("courses/" → <root>/courses), not the whole tree.

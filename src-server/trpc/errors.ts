@@ -1,10 +1,12 @@
 // Domain errors become tRPC errors here, once, for every procedure (see publicProcedure in init.ts); so does a
-// database that cannot be reached (SERVICE_UNAVAILABLE, answered 503 with Retry-After by trpc/http.ts).
+// database that cannot be reached, or file storage failing (SERVICE_UNAVAILABLE, answered 503 with Retry-After by
+// trpc/http.ts).
 import { TRPCError } from '@trpc/server'
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc'
-import { SERVICE_UNAVAILABLE_MESSAGE } from '../../src-shared/errors.ts'
+import { SERVICE_UNAVAILABLE_MESSAGE, STORAGE_UNAVAILABLE_MESSAGE } from '../../src-shared/errors.ts'
 import { isDatabaseUnavailable } from '../kernel/db-unavailable.ts'
 import { type DomainError, type DomainErrorKind, isDomainError } from '../kernel/errors.ts'
+import { isStorageFailure } from '../kernel/storage-failure.ts'
 
 const TRPC_CODE_BY_KIND: Record<DomainErrorKind, TRPC_ERROR_CODE_KEY> = {
   invalid: 'BAD_REQUEST',
@@ -29,7 +31,7 @@ export function domainErrorOf(error: TRPCError): DomainError | null {
 
 /**
  * What a failed procedure answers: a domain error's kind and message; SERVICE_UNAVAILABLE when the database
- * could not be reached, whoever caught and re-threw that; otherwise the error unchanged.
+ * could not be reached, or storage failed, whoever caught and re-threw that; otherwise the error unchanged.
  */
 export function toPublicTRPCError(error: unknown): unknown {
   const trpcError = error instanceof TRPCError ? error : null
@@ -37,6 +39,9 @@ export function toPublicTRPCError(error: unknown): unknown {
   if (domainError) return toTRPCError(domainError)
   if (trpcError?.code !== 'SERVICE_UNAVAILABLE' && isDatabaseUnavailable(error)) {
     return new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: SERVICE_UNAVAILABLE_MESSAGE, cause: error })
+  }
+  if (trpcError?.code !== 'SERVICE_UNAVAILABLE' && isStorageFailure(error)) {
+    return new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: STORAGE_UNAVAILABLE_MESSAGE, cause: error })
   }
   return error
 }

@@ -4,11 +4,14 @@
 import type { TRPCError } from '@trpc/server'
 import type { FastifyRequest } from 'fastify'
 import { RETRY_AFTER_SECONDS } from '../kernel/db-unavailable.ts'
+import { isStorageFailure } from '../kernel/storage-failure.ts'
 
 export const trpcErrorHooks = {
   onError({ path, error, req }: { path?: string; error: TRPCError; req: FastifyRequest }) {
     if (error.code === 'INTERNAL_SERVER_ERROR') req.log.error({ err: error, path }, 'tRPC procedure failed')
-    else if (error.code === 'SERVICE_UNAVAILABLE') req.log.warn({ err: error.cause, path }, 'database unavailable')
+    else if (error.code === 'SERVICE_UNAVAILABLE') {
+      req.log.warn({ err: error.cause, path }, isStorageFailure(error) ? 'storage failed' : 'database unavailable')
+    }
     // Stripe (or another outside service) failing: the person reads "try again", the log says what it answered.
     else if (error.code === 'BAD_GATEWAY') req.log.warn({ err: error.cause, path }, 'outside service failed')
   },

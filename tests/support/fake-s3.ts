@@ -47,6 +47,8 @@ export interface FakeS3 {
   uploads: Map<string, MultipartUpload>
   /** Every request with the status it got, in order. */
   log: { method: string; target: string; status: number; code?: string }[]
+  /** While true, every request is answered 503 SlowDown, as a bucket in trouble answers. */
+  down: boolean
   close(): Promise<void>
 }
 
@@ -130,6 +132,7 @@ export function readmeS3Permissions(): ReadonlySet<string> {
 export async function startFakeS3(options: FakeS3Options): Promise<FakeS3> {
   const objects = new Map<string, StoredObject>()
   const uploads = new Map<string, MultipartUpload>()
+  const state = { down: false }
   const log: FakeS3['log'] = []
   const bucketPath = `/${options.bucket}`
 
@@ -159,6 +162,7 @@ export async function startFakeS3(options: FakeS3Options): Promise<FakeS3> {
     const url = new URL(target, 'http://fake-s3.local')
     const method = request.method ?? 'GET'
     const raw = await readBody(request)
+    if (state.down) return fail(request, response, 503, 'SlowDown', 'Please reduce your request rate.')
     const onBucket = url.pathname === bucketPath || url.pathname === `${bucketPath}/`
     const key = url.pathname.startsWith(`${bucketPath}/`)
       ? decodeURIComponent(url.pathname.slice(bucketPath.length + 1))
@@ -339,6 +343,12 @@ export async function startFakeS3(options: FakeS3Options): Promise<FakeS3> {
     objects,
     uploads,
     log,
+    get down() {
+      return state.down
+    },
+    set down(value: boolean) {
+      state.down = value
+    },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   }
 }

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SESSION_COOKIE } from '../../../src-server/auth/session.ts'
 import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
+import { STORAGE_UNAVAILABLE_MESSAGE } from '../../../src-shared/errors.ts'
 import type { Role } from '../../../src-shared/roles.ts'
 import { createTestDatabase } from '../../support/db.ts'
 import { callerAs, createSessionToken, createUser } from '../../support/factories.ts'
@@ -59,6 +60,41 @@ async function upload(cookie: string, orderId: string, purpose: string, bytes: B
 const download = (cookie: string, url: string) => fetch(`${server.baseUrl}${url}`, { headers: { cookie } })
 
 describe('service-order files on S3', () => {
+  it('answers a bucket in trouble with 503, our sentence and Retry-After, keeps no row, and works once it is back', async () => {
+    const buyer = await person()
+    const id = await paidServiceOrder(db(), buyer.user.id)
+    const stored = await upload(buyer.cookie, id, 'brief', PDF, 'before.pdf')
+    expect(stored.status).toBe(200)
+    const filesOf = async () =>
+      (await db().selectFrom('service_order_files').select('file_name').where('service_order_id', '=', id).execute()).map(
+        (row) => row.file_name,
+      )
+    bucket.down = true
+    try {
+      const form = new FormData()
+      form.append('file', new Blob([new Uint8Array(PDF)]), 'during.pdf')
+      const refused = await fetch(`${server.baseUrl}/api/service-orders/${id}/files?purpose=brief`, {
+        method: 'POST',
+        headers: { cookie: buyer.cookie, origin: 'http://storefront.test' },
+        body: form,
+      })
+      expect(refused.status).toBe(503)
+      expect(refused.headers.get('retry-after')).toBe('5')
+      const text = await refused.text()
+      expect(JSON.parse(text)).toMatchObject({ message: STORAGE_UNAVAILABLE_MESSAGE })
+      expect(text).not.toMatch(/SlowDown|shop-uploads|private\//)
+      expect(await filesOf()).toEqual(['before.pdf'])
+      const unread = await download(buyer.cookie, stored.body.url)
+      expect(unread.status).toBe(503)
+      expect(((await unread.json()) as { message: string }).message).toBe(STORAGE_UNAVAILABLE_MESSAGE)
+    } finally {
+      bucket.down = false
+    }
+    expect((await upload(buyer.cookie, id, 'brief', PDF, 'after.pdf')).status).toBe(200)
+    expect((await filesOf()).sort()).toEqual(['after.pdf', 'before.pdf'])
+    expect((await download(buyer.cookie, stored.body.url)).status).toBe(200)
+  })
+
   it('stores a brief file under private/ in the bucket and serves it to the buyer and staff only', async () => {
     const buyer = await person()
     const id = await paidServiceOrder(db(), buyer.user.id)
