@@ -66,9 +66,9 @@ describe('service-order files on S3', () => {
     const stored = await upload(buyer.cookie, id, 'brief', PDF, 'before.pdf')
     expect(stored.status).toBe(200)
     const filesOf = async () =>
-      (await db().selectFrom('service_order_files').select('file_name').where('service_order_id', '=', id).execute()).map(
-        (row) => row.file_name,
-      )
+      (
+        await db().selectFrom('service_order_files').select('file_name').where('service_order_id', '=', id).execute()
+      ).map((row) => row.file_name)
     bucket.down = true
     try {
       const form = new FormData()
