@@ -19,6 +19,7 @@ import { replaceProfilePhoto } from '../creators/profiles.ts'
 import { findCreator } from '../creators/repository.ts'
 import { uploadFileName } from '../creators/upload-rows.ts'
 import type { HttpDeps } from '../kernel/config.ts'
+import { RETRY_AFTER_SECONDS } from '../kernel/db-unavailable.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { UPLOAD_ROUTE_LIMIT } from '../security/rate-limit.ts'
 import type { MediaType } from '../storage/media.ts'
@@ -66,7 +67,10 @@ export function registerCreatorApplicationRoutes(app: FastifyInstance, deps: Htt
         // Storage failing (the bucket down or silent): a sentence the form shows, as for an avatar, not "Something went
         // wrong"; the bucket's own words stay in the log.
         request.log.error({ err: error }, 'application attachment not stored')
-        return reply.code(500).send({ error: 'Internal Server Error', message: ATTACHMENT_NOT_STORED })
+        return reply
+          .code(503)
+          .header('retry-after', String(RETRY_AFTER_SECONDS))
+          .send({ error: 'Service Unavailable', message: ATTACHMENT_NOT_STORED })
       }
       const name = uploadFileName(part.filename, `attachment.${type.ext}`)
       return { key, name, contentType: type.mime, sizeBytes: file.size }

@@ -24,7 +24,11 @@ async function sendCv(cookie: string) {
     body,
     headers: { cookie, origin: 'http://storefront.test' },
   })
-  return { status: response.status, body: (await response.json()) as { key?: string; message?: string } }
+  return {
+    status: response.status,
+    retryAfter: response.headers.get('retry-after'),
+    body: (await response.json()) as { key?: string; message?: string },
+  }
 }
 
 describe('an applicant’s CV while storage fails', () => {
@@ -35,9 +39,11 @@ describe('an applicant’s CV while storage fails', () => {
     site.storage.down = true
     try {
       const failed = await sendCv(cookie)
+      // As every storage failure answers (decision 0121), with the CV's own sentence.
       expect(failed).toEqual({
-        status: 500,
-        body: { error: 'Internal Server Error', message: ATTACHMENT_NOT_STORED },
+        status: 503,
+        retryAfter: '5',
+        body: { error: 'Service Unavailable', message: ATTACHMENT_NOT_STORED },
       })
     } finally {
       site.storage.down = false
