@@ -3,15 +3,7 @@
 import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-
-const caddy = (() => {
-  try {
-    execFileSync('caddy', ['version'], { stdio: 'ignore', timeout: 5000 })
-    return true
-  } catch {
-    return false
-  }
-})()
+import { caddyInstalled as caddy } from '../support/caddy.ts'
 
 describe('the deploy Caddyfile', () => {
   it('asks /internal/domain-allowed before on-demand TLS', () => {

@@ -5,7 +5,7 @@
 // at all; plain HTTP goes to HTTPS. A learner signs in over HTTPS on the platform's name (a Secure, host-only session),
 // never by password on the school's, where the hand-off signs them in. Skipped where Caddy is not installed (CI
 // installs it: .ci/run).
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
+import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import http from 'node:http'
 import https from 'node:https'
@@ -16,20 +16,12 @@ import type { TLSSocket } from 'node:tls'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SESSION_COOKIE } from '../../../src-server/auth/session.ts'
 import { checkSchoolDomain } from '../../../src-server/flows/school-domain.ts'
+import { caddyInstalled } from '../../support/caddy.ts'
 import { createCreator } from '../../support/creator-courses.ts'
 import { createTestDatabase, type TestDatabase } from '../../support/db.ts'
 import { callerAs, createUser } from '../../support/factories.ts'
 import { freePort } from '../../support/free-port.ts'
 import { startTestServer, type TestServer } from '../../support/http.ts'
-
-const caddyInstalled = (() => {
-  try {
-    execFileSync('caddy', ['version'], { stdio: 'ignore', timeout: 5000 })
-    return true
-  } catch {
-    return false
-  }
-})()
 
 const PUBLIC_URL = 'https://skillforge.example'
 const SCHOOL_HOST = 'academy.example.test'
