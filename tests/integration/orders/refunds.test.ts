@@ -263,6 +263,36 @@ describe('disputes', () => {
     expect(await owned(late.caller)).toEqual([late.courses[0]!.id])
   })
 
+  raceIt(
+    'never gives back more than was captured when a lost dispute and a staff refund of one order race',
+    async () => {
+      const { orderId, paymentIntent } = await paidOrder(2, 18)
+      const staffer = await staff()
+      const orderRow = () =>
+        db()
+          .selectFrom('orders')
+          .select(['captured_minor', 'refunded_minor'])
+          .where('id', '=', orderId)
+          .executeTakeFirstOrThrow()
+      const { captured_minor: captured } = await orderRow()
+      // The bank takes the whole payment back while staff refund it all: each reads what is left under the order's
+      // lock, so whichever comes second finds nothing left to give.
+      const lost = { ...dispute('dp_race', paymentIntent!, 'lost'), amount: captured }
+      const [delivered] = await whileRowHeld(db(), 'orders', orderId, () =>
+        Promise.allSettled([fake.deliver('charge.dispute.closed', lost), staffer.admin.orders.refund({ orderId })]),
+      )
+      expect(delivered).toEqual({ status: 'fulfilled', value: 200 })
+      const recorded = await db()
+        .selectFrom('refunds')
+        .select(['amount_minor', 'method'])
+        .where('order_id', '=', orderId)
+        .execute()
+      expect((await orderRow()).refunded_minor).toBe(captured)
+      expect(recorded.reduce((sum, refund) => sum + refund.amount_minor, 0)).toBe(captured)
+      expect(recorded).toHaveLength(1)
+    },
+  )
+
   it('a won dispute restores only what it took: a line refunded before stays closed', async () => {
     const { caller, courses, orderId, paymentIntent, lines } = await paidOrder(2, 11)
     await (await staff()).admin.orders.refund({ orderId, lineIds: [lines[0]!.id] })
