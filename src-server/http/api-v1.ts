@@ -25,8 +25,7 @@ import {
 } from '../flows/school-api.ts'
 import { type ApiCaller, authenticateApiKey } from '../flows/school-api-keys.ts'
 import type { HttpDeps } from '../kernel/config.ts'
-import { isDatabaseUnavailable } from '../kernel/db-unavailable.ts'
-import { sendServiceUnavailable } from '../kernel/error-mapping.ts'
+import { sendIfUnavailable } from '../kernel/error-mapping.ts'
 import { HTTP_STATUS_BY_KIND, isDomainError } from '../kernel/errors.ts'
 import { hitUnlessDown, type RateLimiter, type RateRule } from '../security/rate-limit.ts'
 import { apiReferencePage, openApiDocument } from './api-v1-openapi.ts'
@@ -53,7 +52,8 @@ function sendFailure(request: FastifyRequest, reply: FastifyReply, error: unknow
     const code = cause?.code ?? DEFAULT_CODES[error.kind] ?? 'invalid_request'
     return sendError(reply, HTTP_STATUS_BY_KIND[error.kind], code, error.message)
   }
-  if (isDatabaseUnavailable(error)) return sendServiceUnavailable(request, reply, error)
+  const unavailable = sendIfUnavailable(request, reply, error)
+  if (unavailable) return unavailable
   request.log.error({ err: error }, 'api request failed')
   return sendError(reply, 500, 'internal', `Something went wrong on our side (request ${request.id})`)
 }

@@ -3,8 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import { AVATAR_MAX_BYTES } from '../../src-shared/constants.ts'
 import { requireUser } from '../auth/require-user.ts'
 import type { HttpDeps } from '../kernel/config.ts'
-import { isDatabaseUnavailable } from '../kernel/db-unavailable.ts'
-import { sendServiceUnavailable } from '../kernel/error-mapping.ts'
+import { sendIfUnavailable } from '../kernel/error-mapping.ts'
 import { AVATAR_MESSAGES, replaceAvatar } from '../profile/editing.ts'
 import { UPLOAD_ROUTE_LIMIT } from '../security/rate-limit.ts'
 import { readImageUpload, sendUploadRefusal } from '../storage/upload.ts'
@@ -23,7 +22,8 @@ export function registerProfileRoutes(app: FastifyInstance, deps: HttpDeps) {
       const avatarUrl = await replaceAvatar(deps.db, deps.storage, user.id, image, request.log)
       return { avatarUrl, message: AVATAR_MESSAGES.updated }
     } catch (error) {
-      if (isDatabaseUnavailable(error)) return sendServiceUnavailable(request, reply, error)
+      const unavailable = sendIfUnavailable(request, reply, error)
+      if (unavailable) return unavailable
       request.log.error({ err: error }, 'avatar upload failed')
       return reply.code(500).send({ error: 'Internal Server Error', message: AVATAR_MESSAGES.failed })
     }

@@ -7,8 +7,7 @@ import { processStripeEvent } from '../flows/apply-stripe-event.ts'
 import { settleProcessorFees } from '../flows/processor-fees.ts'
 import type { HttpDeps } from '../kernel/config.ts'
 import type { DB } from '../kernel/db.ts'
-import { isDatabaseUnavailable } from '../kernel/db-unavailable.ts'
-import { sendServiceUnavailable } from '../kernel/error-mapping.ts'
+import { sendIfUnavailable } from '../kernel/error-mapping.ts'
 import { isKnownPayment } from '../orders/subscription-refunds.ts'
 import { paymentsOf } from '../payments/config.ts'
 import type { FollowUp } from '../payments/event-outcome.ts'
@@ -66,7 +65,8 @@ export async function registerStripeWebhookRoutes(app: FastifyInstance, deps: Ht
         return { received: true, outcome: result.outcome }
       } catch (error) {
         // Nothing was committed; Stripe retries later (an outage answers 503 like every route).
-        if (isDatabaseUnavailable(error)) return sendServiceUnavailable(request, reply, error)
+        const unavailable = sendIfUnavailable(request, reply, error)
+        if (unavailable) return unavailable
         request.log.error({ err: error }, 'stripe webhook failed')
         return reply.code(500).send({ error: 'Webhook processing failed' })
       }

@@ -12,13 +12,23 @@ import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from './db-unavailable.ts'
 import { HTTP_STATUS_BY_KIND, isDomainError } from './errors.ts'
 import { isStorageFailure } from './storage-failure.ts'
 
-/** 503 with Retry-After and the shared message: the request was fine, our database is not reachable. */
-export function sendServiceUnavailable(request: FastifyRequest, reply: FastifyReply, error: unknown) {
-  request.log.warn({ err: error }, 'database unavailable')
+/**
+ * 503 with Retry-After and the shared sentence when the error is one of our own dependencies failing (file storage,
+ * the database): the request was fine and trying again shortly may work. Null for any other error. Storage is asked
+ * first: a bucket that refuses the connection carries the same socket codes as a database that does.
+ */
+export function sendIfUnavailable(request: FastifyRequest, reply: FastifyReply, error: unknown) {
+  const storage = isStorageFailure(error)
+  if (!storage && !isDatabaseUnavailable(error)) return null
+  request.log.warn({ err: error }, storage ? 'storage failed' : 'database unavailable')
   return reply
     .code(503)
     .header('retry-after', String(RETRY_AFTER_SECONDS))
-    .send({ error: 'Service Unavailable', message: SERVICE_UNAVAILABLE_MESSAGE, requestId: request.id })
+    .send({
+      error: 'Service Unavailable',
+      message: storage ? STORAGE_UNAVAILABLE_MESSAGE : SERVICE_UNAVAILABLE_MESSAGE,
+      requestId: request.id,
+    })
 }
 
 /**
@@ -37,14 +47,8 @@ export function registerErrorHandler(app: FastifyInstance, { requestIdHook = tru
       if (error.kind === 'unavailable') reply.header('retry-after', String(RETRY_AFTER_SECONDS))
       return reply.code(HTTP_STATUS_BY_KIND[error.kind]).send({ error: error.kind, message: error.message })
     }
-    if (isDatabaseUnavailable(error)) return sendServiceUnavailable(request, reply, error)
-    if (isStorageFailure(error)) {
-      request.log.error({ err: error }, 'storage failed')
-      return reply
-        .code(503)
-        .header('retry-after', String(RETRY_AFTER_SECONDS))
-        .send({ error: 'Service Unavailable', message: STORAGE_UNAVAILABLE_MESSAGE, requestId: request.id })
-    }
+    const unavailable = sendIfUnavailable(request, reply, error)
+    if (unavailable) return unavailable
     const status = error.statusCode ?? 500
     if (status >= 400 && status < 500) {
       return reply.code(status).send({ error: error.code ?? 'Bad Request', message: error.message })

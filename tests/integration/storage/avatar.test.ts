@@ -4,6 +4,9 @@ import { rm } from 'node:fs/promises'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { SESSION_COOKIE } from '../../../src-server/auth/session.ts'
+import { StorageFailure } from '../../../src-server/kernel/storage-failure.ts'
+import { createLocalStorage } from '../../../src-server/storage/storage.ts'
+import { STORAGE_UNAVAILABLE_MESSAGE } from '../../../src-shared/errors.ts'
 import { createSessionToken, createUser } from '../../support/factories.ts'
 import { startTestServer } from '../../support/http.ts'
 import { serveForThisFile } from '../../support/test-server.ts'
@@ -86,6 +89,35 @@ describe('avatar upload', () => {
     const second = await upload(cookie, PNG, 'b.png')
     expect(second.status).toBe(200)
     expect((await avatarOf(user.id)).avatar_url).toBe(((await second.json()) as { avatarUrl: string }).avatarUrl)
+  })
+
+  it('answers storage failing with 503, the storage sentence and Retry-After, and keeps the photo it had', async () => {
+    const failing = await startTestServer(site.db, {
+      storage: {
+        ...createLocalStorage(site.uploadsDir),
+        async put(): Promise<string> {
+          throw new StorageFailure('S3 PUT avatars/x.png failed: 503 SlowDown')
+        },
+      },
+    })
+    try {
+      const { user, cookie } = await signedIn()
+      const form = new FormData()
+      form.append('file', new Blob([new Uint8Array(PNG)], { type: 'image/png' }), 'me.png')
+      const response = await fetch(`${failing.baseUrl}/api/profile/avatar`, {
+        method: 'POST',
+        headers: { cookie, origin: 'http://storefront.test' },
+        body: form,
+      })
+      expect(response.status).toBe(503)
+      expect(response.headers.get('retry-after')).toBe('5')
+      const text = await response.text()
+      expect(JSON.parse(text)).toMatchObject({ message: STORAGE_UNAVAILABLE_MESSAGE })
+      expect(text).not.toMatch(/SlowDown|avatars\//)
+      expect((await avatarOf(user.id)).avatar_url).toBeNull()
+    } finally {
+      await failing.stop()
+    }
   })
 
   it('is rate limited per client', async () => {
