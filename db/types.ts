@@ -1253,6 +1253,8 @@ export interface EarningSharesTable {
   created_at: CreatedAt
   /** Paid through Stripe and the processor's fee not taken yet (migration 2026_11_29_0250). */
   processor_fee_due: Generated<boolean>
+  /** The open card dispute holding the share back (migration 2026_12_24_0000): no release, no payout meanwhile. */
+  dispute_hold_id: string | null
 }
 
 export type LedgerKind =
@@ -1265,6 +1267,8 @@ export type LedgerKind =
   | 'payout'
   | 'transfer_reversal'
   | 'adjustment'
+  | 'dispute_hold'
+  | 'dispute_hold_end'
 
 export type LedgerAccount =
   | 'creator_pending'

@@ -8,7 +8,7 @@ import { sql } from 'kysely'
 import { allocate } from '../../src-shared/money.ts'
 import type { DB } from '../kernel/db.ts'
 import { isPosted, type LedgerEntry, post } from './ledger.ts'
-import { lockShares, releaseKey, reversalKey, type ShareRow } from './shares.ts'
+import { lockShares, reversalKey, type ShareRow, shareAccount } from './shares.ts'
 
 export const processorFeeKey = (orderItemId: string) => `processor_fee:${orderItemId}`
 export const chargebackFeeKey = (orderItemId: string, disputeId: string) => `chargeback_fee:${orderItemId}:${disputeId}`
@@ -58,7 +58,7 @@ export async function hasFeeDue(db: DB, orderId: string): Promise<boolean> {
 /**
  * Takes the processor's fee of the order's lines still waiting for it: `partOf` gives each line's part of the
  * payment's fee. The creators carry their line's part (at most what the line left them, split among co-instructors
- * like the share), from pending inside the hold and from available after it; a line reversed meanwhile carries
+ * like the share), from where the share sits (`shareAccount`: pending inside the hold or a dispute's, else available); a line reversed meanwhile carries
  * nothing (the platform does, as it does for a refund). Runs in the caller's transaction; a line taken before is
  * skipped. Returns how many lines were settled.
  */
@@ -89,7 +89,7 @@ export async function takeProcessorFees(
     const fee = partOf.get(id) ?? 0
     const reversed = await isPosted(trx, reversalKey(id))
     const charged = reversed ? 0 : Math.min(fee, share.creator_minor)
-    const account = (await isPosted(trx, releaseKey(id))) ? 'creator_available' : 'creator_pending'
+    const account = await shareAccount(trx, share)
     const taken = takeFromParts(share, charged)
     await post(trx, {
       key: processorFeeKey(id),

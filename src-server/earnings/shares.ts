@@ -1,6 +1,7 @@
 // A creator's share of each paid course line: split once at the sale (platform fee of the plan in force, the
 // processor's fee, the creator's rest), stored in earning_shares, posted to the ledger as pending, released after
 // the refund window, and taken back — exactly the stored share — when the line is refunded or lost to a dispute.
+// While a card dispute is open the share is held back (dispute-holds.ts): released or not, it sits in pending.
 import { sql } from 'kysely'
 import type { LedgerAccount } from '../../db/types.ts'
 import { allocate, type Currency } from '../../src-shared/money.ts'
@@ -145,6 +146,8 @@ export type ShareRow = {
   platform_fee_minor: number
   processor_fee_minor: number
   creator_minor: number
+  /** The open dispute holding the share back (its part sits in pending until the dispute closes). */
+  dispute_hold_id: string | null
   /** Each creator's part of creator_minor, as stored at the sale. */
   parts: { creator_id: string; creator_minor: number }[]
 }
@@ -154,7 +157,15 @@ export async function lockShares(trx: DB, orderItemIds: readonly string[]): Prom
   if (orderItemIds.length === 0) return []
   const shares = await trx
     .selectFrom('earning_shares')
-    .select(['order_item_id', 'currency', 'net_minor', 'platform_fee_minor', 'processor_fee_minor', 'creator_minor'])
+    .select([
+      'order_item_id',
+      'currency',
+      'net_minor',
+      'platform_fee_minor',
+      'processor_fee_minor',
+      'creator_minor',
+      'dispute_hold_id',
+    ])
     .where('order_item_id', 'in', orderItemIds)
     .orderBy('order_item_id')
     .forUpdate()
@@ -176,8 +187,17 @@ export async function lockShares(trx: DB, orderItemIds: readonly string[]): Prom
   }))
 }
 
+/**
+ * Where a locked share's creators' part sits now: pending inside the refund window or while a dispute holds it back,
+ * else available. Everything that takes from a share (a reversal, the processor's fee) takes from there.
+ */
+export async function shareAccount(trx: DB, share: ShareRow): Promise<'creator_pending' | 'creator_available'> {
+  if (share.dispute_hold_id) return 'creator_pending'
+  return (await isPosted(trx, releaseKey(share.order_item_id))) ? 'creator_available' : 'creator_pending'
+}
+
 /** The creator-side entries moving each part of a share (signed: + credits, − debits). */
-function partEntries(share: ShareRow, account: LedgerAccount, sign: 1 | -1): LedgerEntry[] {
+export function partEntries(share: ShareRow, account: LedgerAccount, sign: 1 | -1): LedgerEntry[] {
   return share.parts.map((part) => ({
     account,
     creatorId: part.creator_id,
@@ -188,7 +208,7 @@ function partEntries(share: ShareRow, account: LedgerAccount, sign: 1 | -1): Led
 
 /**
  * Takes back the creator's share of lines given back (a refund, or a lost dispute): exactly the stored share, from
- * pending while the hold lasts, else from available (which may go negative: later earnings repay it; a transfer is
+ * pending while the refund window or a dispute holds it, else from available (which may go negative: later earnings repay it; a transfer is
  * never reversed for it). The platform gives back its fee and carries the processor's, which Stripe keeps.
  * Lines without a share (not a creator's course) are skipped; a line reversed before is not reversed again.
  */
@@ -201,25 +221,28 @@ export async function reverseShares(
   if (orderItemIds.length === 0) return 0
   let reversed = 0
   for (const share of await lockShares(trx, orderItemIds)) {
-    const released = await isPosted(trx, releaseKey(share.order_item_id))
     const { currency } = share
     const entries: LedgerEntry[] = [
       { account: 'customer_payments', currency, amountMinor: share.net_minor },
       { account: 'platform_fees', currency, amountMinor: -(share.platform_fee_minor + share.processor_fee_minor) },
-      ...partEntries(share, released ? 'creator_available' : 'creator_pending', -1),
+      ...partEntries(share, await shareAccount(trx, share), -1),
     ]
     if (await post(trx, { key: reversalKey(share.order_item_id), kind, source, entries })) reversed++
   }
   return reversed
 }
 
-/** Moves shares whose refund window has passed from pending to available (lines reversed meanwhile stay put). */
+/**
+ * Moves shares whose refund window has passed from pending to available (lines reversed meanwhile stay put, and
+ * lines an open dispute holds back wait for it to close).
+ */
 export async function releaseDueHolds(db: DB, now: Date, limit = 500): Promise<number> {
   return db.transaction().execute(async (trx) => {
     const due = await trx
       .selectFrom('earning_shares as s')
       .select('s.order_item_id')
       .where('s.hold_until', '<=', now)
+      .where('s.dispute_hold_id', 'is', null)
       // Neither released nor reversed yet.
       .where(
         sql<boolean>`not exists (select 1 from ledger_transactions t
@@ -232,7 +255,8 @@ export async function releaseDueHolds(db: DB, now: Date, limit = 500): Promise<n
       trx,
       due.map((row) => row.order_item_id),
     )) {
-      if (await isPosted(trx, reversalKey(share.order_item_id))) continue
+      // Read under the row lock: a dispute that held the line, or a refund that reversed it, since the select above.
+      if (share.dispute_hold_id || (await isPosted(trx, reversalKey(share.order_item_id)))) continue
       const moved = await post(trx, {
         key: releaseKey(share.order_item_id),
         kind: 'hold_release',

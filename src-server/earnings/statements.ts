@@ -38,9 +38,17 @@ interface EntryRow {
 
 /**
  * The kinds whose key names an order line (`sale:<line>`, `reversal:<line>`, `release:<line>`, `processor_fee:<line>`,
- * `chargeback_fee:<line>:<dispute>`).
+ * `chargeback_fee:<line>:<dispute>`, `dispute_hold:<line>:<dispute>`, `dispute_hold_end:<line>:<dispute>`).
  */
-const LINE_KINDS = ['sale', 'refund', 'dispute', 'hold_release', 'processor_fee'] as const
+const LINE_KINDS = [
+  'sale',
+  'refund',
+  'dispute',
+  'hold_release',
+  'processor_fee',
+  'dispute_hold',
+  'dispute_hold_end',
+] as const
 
 /** The sum of the selected ledger entries (`e`) on one of a creator's accounts. */
 const accountSum = (account: 'creator_pending' | 'creator_available' | 'creator_paid_out') =>
@@ -87,6 +95,10 @@ function describe(row: EntryRow): string {
       return `Dispute lost on ${course}${order}`
     case 'hold_release':
       return `Refund window ended: ${course}${order}`
+    case 'dispute_hold':
+      return `On hold, payment disputed by the buyer's bank: ${course}${order}`
+    case 'dispute_hold_end':
+      return `Hold ended, dispute closed: ${course}${order}`
     case 'payout':
       return row.memo || 'Payout'
     case 'transfer_reversal':

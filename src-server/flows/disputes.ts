@@ -4,11 +4,13 @@
 // and its access revoked, and records the money the bank took back as a refund of method 'dispute' with its credit
 // note (the whole remainder ends a plan's subscription too), and Stripe's chargeback fee is charged to the creators of
 // the lines it gave back. Each dispute is remembered, so a 'closed' that
-// overtakes its 'created' is not undone.
+// overtakes its 'created' is not undone. While a dispute is open the creators' shares of the order are held back from
+// payouts (decision 0125); its close ends the hold, after a loss has taken back what it took.
 
 import type { Transaction } from 'kysely'
 import type { Database } from '../../db/types.ts'
 import { type GrantSelector, restore, revoke } from '../access/ledger.ts'
+import { endDisputeHold, holdSharesForDispute } from '../earnings/dispute-holds.ts'
 import { allocateByNet, takeChargebackFees } from '../earnings/processor-fees.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
@@ -45,6 +47,7 @@ export async function openDispute(trx: Transaction<Database>, dispute: DisputeEv
   const known = await findDispute(trx, dispute.disputeId)
   if (known?.closed) return 'already_closed'
   if (!known) await rememberOpenDispute(trx, dispute, { order_id: order.id })
+  await holdSharesForDispute(trx, order.id, dispute.disputeId)
   if (await moveOrder(trx, order.id, 'dispute')) {
     for (const selector of await grantsOfOrder(trx, order.id)) await revoke(trx, selector, 'dispute')
     await alertStaff(trx, order, dispute)
@@ -72,9 +75,10 @@ export async function closeDispute(
     const current = (await lockOrder(trx, order.id))!
     await moveOrder(trx, order.id, current.refunded_minor > 0 ? 'winDisputeAfterRefund' : 'winDispute')
   }
-  if (dispute.status === 'lost')
-    return { outcome: 'applied', endedStripeSubscriptions: await recordLoss(trx, order, dispute) }
-  return { outcome: 'applied', endedStripeSubscriptions: none }
+  const ended = dispute.status === 'lost' ? await recordLoss(trx, order, dispute) : none
+  // After the loss's reversal: a share it took back stays taken; the others are the creators' again.
+  await endDisputeHold(trx, dispute.disputeId)
+  return { outcome: 'applied', endedStripeSubscriptions: ended }
 }
 
 /**

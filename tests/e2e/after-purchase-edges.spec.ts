@@ -2,56 +2,18 @@
 // would send them: a dispute makes the order Disputed in /admin/orders and closes its course, a won dispute opens
 // it again; a partial refund made in the Stripe dashboard is reconciled and staff assign it to a line; an abandoned
 // card checkout Stripe expired shows as Expired in My Account.
-import { randomBytes } from 'node:crypto'
 import type { Kysely } from 'kysely'
 import type { Database } from '../../db/types.ts'
 import { markPaid } from '../../src-server/flows/pay-order.ts'
-import { stripeSignatureHeader } from '../../src-server/payments/stripe.ts'
 import { createUser } from '../support/factories.ts'
 import { placeOrder } from '../support/orders.ts'
 import { pricedCourses } from '../support/shop.ts'
 import { expect, signInAs, test } from './fixtures.ts'
-
-/** The secret scripts/e2e-server.ts's fake Stripe signs with (its default), which the server verifies. */
-const WEBHOOK_SECRET = 'whsec_fake_secret'
-const token = () => randomBytes(8).toString('hex')
-let counter = 0
-
-/** Sends a signed Stripe event to the server, as Stripe would. */
-async function deliver(baseURL: string, type: string, object: unknown) {
-  const payload = JSON.stringify({
-    id: `evt_e2e_${token()}`,
-    object: 'event',
-    type,
-    created: Math.floor(Date.now() / 1000),
-    data: { object },
-  })
-  const response = await fetch(`${baseURL}/api/stripe/webhook`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'stripe-signature': stripeSignatureHeader(payload, WEBHOOK_SECRET) },
-    body: payload,
-  })
-  expect(response.status).toBe(200)
-}
+import { deliver, disputeOf, paidCardOrder, token } from './stripe-webhook.ts'
 
 /** Courses from the middle of the catalogue, away from the ones other specs buy. */
 const someCourses = async (db: Kysely<Database>, count: number, offset: number) =>
   (await pricedCourses(db, { count: 60 })).reverse().slice(offset, offset + count)
-
-/** A card order for the courses, paid as the Stripe webhook pays it (the server's own payment path). */
-async function paidCardOrder(
-  db: Kysely<Database>,
-  userId: string,
-  courses: { id: string; title: string; price_minor: number }[],
-) {
-  counter += 1
-  const reference = `SF-EDGE-${Date.now().toString(36).toUpperCase()}-${counter}`
-  const orderId = await placeOrder(db, { userId, reference, courses, method: 'card', status: 'pending' })
-  const paymentIntent = `pi_e2e_${token()}`
-  expect(await markPaid(db, orderId, { source: 'stripe', stripePaymentIntentId: paymentIntent })).toBe('fulfilled')
-  const total = courses.reduce((sum, course) => sum + course.price_minor, 0)
-  return { reference, orderId, paymentIntent, total }
-}
 
 const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
@@ -62,16 +24,9 @@ test('a dispute closes the order’s course and shows Disputed to staff; a won d
 }) => {
   const buyer = await createUser(db)
   const [course] = await someCourses(db, 1, 12)
-  const { reference, paymentIntent, total } = await paidCardOrder(db, buyer.id, [course!])
-  const dispute = (status: string) => ({
-    id: `dp_e2e_${reference}`,
-    object: 'dispute',
-    amount: total,
-    charge: `ch_${paymentIntent.slice(3)}`,
-    payment_intent: paymentIntent,
-    reason: 'fraudulent',
-    status,
-  })
+  const order = await paidCardOrder(db, buyer.id, [course!])
+  const { reference } = order
+  const dispute = (status: string) => disputeOf(order, status)
   await deliver(baseURL!, 'charge.dispute.created', dispute('needs_response'))
 
   const admin = await createUser(db, { role: 'admin' })
@@ -181,8 +136,7 @@ test('the invoice page shows Stripe Tax’s lines per jurisdiction', async ({ pa
   // taxed session (tests/integration/payments/stripe-refunds-disputes-tax-and-expiry.test.ts covers Stripe's side through HTTP).
   const buyer = await createUser(db)
   const [course] = await someCourses(db, 1, 18)
-  counter += 1
-  const reference = `SF-TAX-${Date.now().toString(36).toUpperCase()}-${counter}`
+  const reference = `SF-TAX-${Date.now().toString(36).toUpperCase()}-${token().slice(0, 4)}`
   const orderId = await placeOrder(db, { userId: buyer.id, reference, courses: [course!], method: 'card' })
   const tax = Math.round(course!.price_minor * 0.2)
   const state = Math.round((tax * 3) / 4)

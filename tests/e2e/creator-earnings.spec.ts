@@ -1,13 +1,15 @@
 // A creator's money in the browser (issue 31): a creator with a sale of their course (paid in the database through
 // markPaid, as every rail ends), sets up payouts on the fake Stripe's hosted onboarding and comes back ready, sees
 // the sale pending on Earnings with the chart's table and the entry, downloads the month's statement CSV; staff open
-// /admin/finance.
+// /admin/finance. A card dispute of a sale holds its share back (pending, out of the payout) until it is won.
 import { readFile } from 'node:fs/promises'
+import { releaseDueHolds } from '../../src-server/earnings/shares.ts'
 import { createCreator } from '../support/creator-courses.ts'
 import { ownedCourse, sell } from '../support/earnings.ts'
 import { createUser } from '../support/factories.ts'
 import { axeViolations } from './a11y.ts'
 import { expect, signInAs, test } from './fixtures.ts'
+import { deliver, disputeOf, paidCardOrder } from './stripe-webhook.ts'
 
 test('a creator onboards on Stripe, sees a sale on Earnings and downloads the statement; staff see finance', async ({
   page,
@@ -96,4 +98,36 @@ test('a creator without a live plan is told the fee they pay, not that they are 
     'of the month. Platform fee without a creator plan: 10 % (as on Basic). A card payment',
   )
   await expect(intro).not.toContainText('your Basic plan')
+})
+
+test('a card dispute holds the sale’s share back until the dispute is won', async ({ page, db, baseURL }) => {
+  const creator = await createCreator(db, { plan: 'pro' })
+  const title = `Disputed Course ${Date.now().toString(36)}`
+  const course = await ownedCourse(db, creator.id, 3000, title)
+  const order = await paidCardOrder(db, (await createUser(db)).id, [course])
+  // This sale's refund window is over: its share ($30.00 less Pro's 5 %) is released as the hourly job would.
+  await db
+    .updateTable('earning_shares')
+    .set({ hold_until: new Date(Date.now() - 1000) })
+    .where('order_id', '=', order.orderId)
+    .execute()
+  await releaseDueHolds(db, new Date())
+  await signInAs(page, baseURL as string, db, creator)
+  await page.goto('/studio/earnings')
+  const usd = page.getByLabel('Balances in USD')
+  await expect(usd).toContainText('Pending (USD)$0.00Available (USD)$28.50')
+
+  await deliver(baseURL as string, 'charge.dispute.created', disputeOf(order, 'needs_response'))
+  await page.reload()
+  await expect(usd).toContainText('Pending (USD)$28.50Available (USD)$0.00')
+  const entries = page.getByRole('region', { name: 'Ledger entries table' })
+  await expect(entries).toContainText(
+    `On hold, payment disputed by the buyer's bank: ${title} (order ${order.reference})`,
+  )
+  await expect(page.getByRole('main')).toContainText('its shares stay pending until the dispute closes')
+
+  await deliver(baseURL as string, 'charge.dispute.closed', disputeOf(order, 'won'))
+  await page.reload()
+  await expect(usd).toContainText('Pending (USD)$0.00Available (USD)$28.50')
+  await expect(entries).toContainText(`Hold ended, dispute closed: ${title} (order ${order.reference})`)
 })

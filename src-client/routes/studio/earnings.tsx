@@ -51,7 +51,8 @@ function EarningsPage() {
         {overview.planName
           ? `Platform fee on your ${overview.planName} plan: ${feePercent} %.`
           : `Platform fee without a creator plan: ${feePercent} % (as on Basic).`}{' '}
-        A card payment's processing fee comes off each sale's share too, shown as its own entry.
+        A card payment's processing fee comes off each sale's share too, shown as its own entry. If the buyer's bank
+        disputes a payment, its shares stay pending until the dispute closes.
       </PageIntro>
 
       <TitledSection id="balances-heading" title="Balances" className={card}>
