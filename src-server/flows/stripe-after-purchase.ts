@@ -9,6 +9,7 @@ import { reconcileStripeRefunds, refundLineIdsOf } from '../orders/refunds.ts'
 import { reconcileSubscriptionInvoiceRefunds } from '../orders/subscription-refunds.ts'
 import { type Applied, type EventContext, type IgnoredReason, ignored, PROCESSED } from '../payments/event-outcome.ts'
 import type { EventOf } from '../payments/stripe-event.ts'
+import { feeInChargeCurrency } from '../payments/stripe-fees.ts'
 import type { StripeDispute } from '../payments/stripe-schemas.ts'
 import { endRefundedSubscription } from '../subscriptions/state.ts'
 import { remindAboutLeftCheckout } from './checkout-recovery.ts'
@@ -84,12 +85,13 @@ function disputeOf(dispute: StripeDispute): DisputeEvent | IgnoredReason {
   }
 }
 
-/** Stripe's fees on the dispute's balance transactions (the chargeback fee), in the charge's currency. */
-function chargebackFeeOf(dispute: StripeDispute): number {
-  return (dispute.balance_transactions ?? []).reduce(
-    (sum, bt) => sum + (bt.exchange_rate ? Math.round(bt.fee / bt.exchange_rate) : bt.fee),
-    0,
-  )
+/**
+ * Stripe's fees on the dispute's balance transactions (the chargeback fee), in the charge's currency; none when it
+ * cannot be known in it (then the platform carries it, as it does when Stripe reports none).
+ */
+function chargebackFeeOf(dispute: StripeDispute): number | null {
+  if (!dispute.currency) return null
+  return feeInChargeCurrency(dispute.balance_transactions ?? [], dispute.currency)
 }
 
 /**

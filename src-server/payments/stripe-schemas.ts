@@ -177,6 +177,8 @@ export const disputeSchema = z.object({
   charge: z.union([id, z.object({ id })]).nullish(),
   payment_intent: z.union([id, z.object({ id })]).nullish(),
   amount: z.number().int().nonnegative().nullish(),
+  /** The disputed charge's currency: the chargeback fee is converted into it. */
+  currency: z.string().min(3).max(3).nullish(),
   reason: z.string().nullish(),
   /**
    * Not in Stripe's Dispute: the invoice the disputed payment paid, put in by the webhook (invoice-payment.ts) when the

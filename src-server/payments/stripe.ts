@@ -6,6 +6,7 @@
 // sees it.
 import { createHmac } from 'node:crypto'
 import type Stripe from 'stripe'
+import { feeInChargeCurrency } from './stripe-fees.ts'
 import {
   balanceSchema,
   type CheckoutSession,
@@ -248,9 +249,8 @@ export function createStripeApi(settings: StripeSettings): StripeApi {
       const charge = intent.latest_charge
       const bt = typeof charge === 'object' ? charge?.balance_transaction : null
       if (!charge || typeof charge !== 'object' || !bt || typeof bt !== 'object') return null
-      const converted = bt.currency.toLowerCase() !== charge.currency.toLowerCase()
-      if (converted && !bt.exchange_rate) return null
-      const feeMinor = converted ? Math.round(bt.fee / (bt.exchange_rate as number)) : bt.fee
+      const feeMinor = feeInChargeCurrency([bt], charge.currency)
+      if (feeMinor === null) return null
       return { feeMinor, currency: charge.currency.toUpperCase(), balanceTransactionId: bt.id }
     },
     async expireCheckoutSession(sessionId) {

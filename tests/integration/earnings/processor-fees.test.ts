@@ -295,4 +295,24 @@ describe('a lost dispute’s chargeback fee', () => {
     }
     await expectLedgerBalanced()
   })
+
+  it('settled in another currency: converted back at its rate, and none charged when Stripe gives no rate', async () => {
+    for (const [rate, expected] of [
+      [1.25, 1200],
+      [null, 0],
+    ] as const) {
+      const { creator, course } = await creatorWithCourse(5000)
+      const paid = await payByCard([course])
+      const intent = paid.order.stripe_payment_intent_id!
+      const disputeId = `dp_fx_${paid.orderId.slice(0, 8)}`
+      // The platform settles in EUR: the USD charge's $12.00 chargeback fee is €15.00 at 1.25.
+      const settled = [{ id: `txn_fx_${paid.orderId.slice(0, 8)}`, fee: 1500, currency: 'eur', exchange_rate: rate }]
+      const lost = { ...fake.disputeOf(intent, 'lost', paid.order.captured_minor, { id: disputeId }) }
+      expect(await fake.deliver('charge.dispute.closed', { ...lost, balance_transactions: settled })).toBe(200)
+      const charged = await feeEntries(`chargeback_fee:${paid.lineOf(course).id}:${disputeId}`)
+      expect(charged.find((entry) => entry.account === 'processor_fees')?.amount_minor ?? 0).toBe(expected)
+      expect(await balanceOf(creator.id)).toEqual({ pending: 0, available: 0 - expected })
+    }
+    await expectLedgerBalanced()
+  })
 })
