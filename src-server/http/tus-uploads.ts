@@ -1,18 +1,20 @@
 // Creators' resumable lesson video uploads over the tus protocol (https://tus.io), served by @tus/server:
 //   POST   /api/uploads/tus        starts an upload (Upload-Length required, up to 4 GB and within the plan's room)
 //   HEAD   /api/uploads/tus/<id>   how far it got (Upload-Offset), to resume after a dropped connection or a reload
-//                                  (all its bytes there but not stored, storage having failed: stored now, or 500)
+//                                  (all its bytes there but not stored, storage having failed: stored now, or 503)
 //   PATCH  /api/uploads/tus/<id>   the next bytes at Upload-Offset (another offset: 409); the last ones finish it
 //   DELETE /api/uploads/tus/<id>   cancels an upload in progress, or removes a stored video no lesson uses
 // Every request needs a creator's session; an upload id (no secret in it) belongs to the creator who started it, and
 // anyone else's id is answered 404. An upload whose Upload-Metadata says `purpose application` is an applicant's
 // sample video instead: any signed-in person, up to 500 MB, stored under their private applications prefix
-// (flows/creator-video-uploads.ts), attached to their application by its id. Refusals answer a plain-text sentence the browser shows (VideoUpload.tsx).
+// (flows/creator-video-uploads.ts), attached to their application by its id. Refusals answer a plain-text sentence the browser shows (VideoUpload.tsx);
+// storage or the database failing answers 503 with Retry-After and our sentence, which tus clients retry.
 // The body stream goes to tus untouched: this scope's only content-type parser leaves it unread, and the reply is
 // hijacked so tus writes to the raw response.
 import { Server as TusServer } from '@tus/server'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { CREATOR_VIDEO_MAX_BYTES } from '../../src-shared/creator-plans.ts'
+import { SERVICE_UNAVAILABLE_MESSAGE, STORAGE_UNAVAILABLE_MESSAGE } from '../../src-shared/errors.ts'
 import { APPLICATION_VIDEO_MAX_BYTES } from '../../src-shared/schemas/creators.ts'
 import { findUpload } from '../creators/upload-rows.ts'
 import {
@@ -25,7 +27,9 @@ import {
   VIDEO_UPLOAD_MESSAGES,
 } from '../flows/creator-video-uploads.ts'
 import type { HttpDeps } from '../kernel/config.ts'
+import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from '../kernel/db-unavailable.ts'
 import { isDomainError } from '../kernel/errors.ts'
+import { isStorageFailure } from '../kernel/storage-failure.ts'
 import { hitUnlessDown, type RateLimiter, type RateRule } from '../security/rate-limit.ts'
 import { databaseTusLocker } from '../storage/tus-lock.ts'
 import type { TusFiles } from '../storage/tus-store.ts'
@@ -72,6 +76,15 @@ export function tusStatusOf(kind: string, message: string): number {
 function tusRefusal(error: unknown): { status_code: number; body: string } {
   if (isDomainError(error)) return { status_code: tusStatusOf(error.kind, error.message), body: error.message }
   throw error
+}
+
+/**
+ * Our sentence for an error that is a dependency failing (file storage, the database): answered 503 with Retry-After,
+ * which tus clients retry like any 5xx and the upload form shows once it gives up. Null for any other error.
+ */
+export function unavailableSentence(error: unknown): string | null {
+  if (isStorageFailure(error)) return STORAGE_UNAVAILABLE_MESSAGE
+  return isDatabaseUnavailable(error) ? SERVICE_UNAVAILABLE_MESSAGE : null
 }
 
 /** The purpose an Upload-Metadata header names ("purpose <base64>"): a lesson video unless it says otherwise. */
@@ -196,6 +209,13 @@ export function registerTusUploadRoutes(
     },
     onResponseError(req, error) {
       if ('status_code' in error && error.status_code < 500) return undefined
+      const unavailable = unavailableSentence(error)
+      if (unavailable) {
+        app.log.warn({ err: error, url: req.url }, 'tus upload waits for a dependency')
+        // tus writes its own headers over the raw response's: the ones set on it before are kept.
+        req.runtime?.node?.res?.setHeader('Retry-After', String(RETRY_AFTER_SECONDS))
+        return { status_code: 503, body: unavailable }
+      }
       app.log.error({ err: error, url: req.url }, 'tus upload failed')
       return { status_code: 500, body: TUS_MESSAGES.failed }
     },
@@ -263,14 +283,19 @@ export function registerTusUploadRoutes(
       }
       // Checked first without the lock: a HEAD resuming a partial upload (the usual one) is tus's alone.
       if (method === 'HEAD' && (await arrivedSize(id)) !== null) {
-        // All its bytes came but storing them failed (storage down as the last PATCH ended: 500), and the client
+        // All its bytes came but storing them failed (storage down as the last PATCH ended: 503), and the client
         // retries with a HEAD: the finish is tried again, so the upload is stored once storage is back; until then a
-        // 500 again (retried later), never an offset saying "complete" for bytes that were not stored.
+        // 503 again (retried later), never an offset saying "complete" for bytes that were not stored.
         let finished: Awaited<ReturnType<typeof finishUpload>>
         try {
           finished = await finishUpload(user.id, id, null)
         } catch (error) {
           if (isDomainError(error)) return answer(reply, tusStatusOf(error.kind, error.message), error.message)
+          const unavailable = unavailableSentence(error)
+          if (unavailable) {
+            request.log.warn({ err: error, url: request.url }, 'tus upload waits for a dependency')
+            return answer(reply, 503, unavailable, { 'Retry-After': String(RETRY_AFTER_SECONDS) })
+          }
           request.log.error({ err: error, url: request.url }, 'tus upload failed')
           return answer(reply, 500, TUS_MESSAGES.failed)
         }

@@ -21,7 +21,7 @@ export function sendIfUnavailable(request: FastifyRequest, reply: FastifyReply, 
   const storage = isStorageFailure(error)
   if (!storage && !isDatabaseUnavailable(error)) return null
   request.log.warn({ err: error }, storage ? 'storage failed' : 'database unavailable')
-  return reply
+  return withoutDownloadHeaders(reply)
     .code(503)
     .header('retry-after', String(RETRY_AFTER_SECONDS))
     .send({
@@ -29,6 +29,15 @@ export function sendIfUnavailable(request: FastifyRequest, reply: FastifyReply, 
       message: storage ? STORAGE_UNAVAILABLE_MESSAGE : SERVICE_UNAVAILABLE_MESSAGE,
       requestId: request.id,
     })
+}
+
+/** Headers a download sets before reading its bytes; an error answered after them must not keep them (else the
+ * browser saves the error's JSON under the file's name, or takes it for the range asked). */
+const DOWNLOAD_HEADERS = ['content-disposition', 'content-range', 'content-length', 'content-type', 'accept-ranges']
+
+function withoutDownloadHeaders(reply: FastifyReply): FastifyReply {
+  for (const name of DOWNLOAD_HEADERS) reply.removeHeader(name)
+  return reply
 }
 
 /**
@@ -43,6 +52,7 @@ export function registerErrorHandler(app: FastifyInstance, { requestIdHook = tru
     })
   }
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    withoutDownloadHeaders(reply)
     if (isDomainError(error)) {
       if (error.kind === 'unavailable') reply.header('retry-after', String(RETRY_AFTER_SECONDS))
       return reply.code(HTTP_STATUS_BY_KIND[error.kind]).send({ error: error.kind, message: error.message })

@@ -1,7 +1,6 @@
 // File storage behind one small interface: local disk under DATA_DIR (served at /uploads) by default;
 // an S3-compatible bucket implements the same interface (s3.ts).
-import { createReadStream } from 'node:fs'
-import { copyFile, mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises'
+import { copyFile, mkdir, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import type { Readable } from 'node:stream'
 import { StorageFailure } from '../kernel/storage-failure.ts'
@@ -73,12 +72,21 @@ async function* walk(root: string, dir: string): AsyncGenerator<StoredFile> {
   }
 }
 
-/** A disk that cannot take a write (full, read-only, no permission): a StorageFailure, the system's words kept. */
+/** A disk that cannot take a write or give a read (full, read-only, no permission, an I/O error): a StorageFailure,
+ * the system's words kept. */
 function diskFailure(what: string) {
   return (error: unknown): never => {
     throw new StorageFailure(`${what} failed: ${error instanceof Error ? error.message : String(error)}`, {
       cause: error,
     })
+  }
+}
+
+/** No such file (null), or the disk failing (`failure`). */
+function missingOr(failure: (error: unknown) => never) {
+  return (error: NodeJS.ErrnoException): null => {
+    if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return null
+    return failure(error)
   }
 }
 
@@ -110,12 +118,15 @@ export function createLocalStorage(rootDir: string): FileStorage {
     stagingDir: path.join(root, '.staging'),
     async size(key) {
       assertSafeKey(key)
-      const info = await stat(path.join(root, key)).catch(() => null)
+      const info = await stat(path.join(root, key)).catch(missingOr(diskFailure(`reading ${key}`)))
       return info?.isFile() ? info.size : null
     },
     async read(key, range) {
       assertSafeKey(key)
-      return createReadStream(path.join(root, key), range ? { start: range.start, end: range.end } : {})
+      // Opened here, so a disk that cannot be read fails this call (a 503), not the stream after the headers went.
+      const file = await open(path.join(root, key), 'r').catch(missingOr(diskFailure(`reading ${key}`)))
+      if (!file) throw new Error(`No stored file ${key}`)
+      return file.createReadStream(range ? { start: range.start, end: range.end } : {})
     },
     async remove(key) {
       assertSafeKey(key)

@@ -38,6 +38,25 @@ describe('a storage failure', () => {
       await expect(storage.put('avatars/a.png', Buffer.from('x'), 'image/png')).rejects.toBeInstanceOf(StorageFailure)
       await expect(storage.remove('courses/missing.png')).resolves.toBeUndefined()
       expect(await storage.size('courses/missing.png')).toBeNull()
+      expect(await storage.size('avatars/a.png')).toBeNull() // under a file, not a folder: no such file either
+      await expect(storage.read('courses/missing.png')).rejects.not.toBeInstanceOf(StorageFailure)
+    } finally {
+      await rm(root, { recursive: true, force: true })
+    }
+  })
+
+  it('is what local storage throws when the disk cannot answer a size or a read, before any byte is sent', async () => {
+    const root = await mkdtemp(path.join(tmpdir(), 'storage-failure-'))
+    try {
+      const storage = createLocalStorage(root)
+      // A name the file system refuses outright (ENAMETOOLONG), as a disk giving I/O errors refuses every read.
+      const unreadable = `${'a'.repeat(300)}.png`
+      await expect(storage.size(unreadable)).rejects.toBeInstanceOf(StorageFailure)
+      await expect(storage.read(unreadable)).rejects.toBeInstanceOf(StorageFailure)
+      await writeFile(path.join(root, 'notes.txt'), 'lesson notes')
+      const chunks: Buffer[] = []
+      for await (const chunk of await storage.read('notes.txt', { start: 7, end: 11 })) chunks.push(chunk as Buffer)
+      expect(Buffer.concat(chunks).toString()).toBe('notes')
     } finally {
       await rm(root, { recursive: true, force: true })
     }

@@ -65,12 +65,13 @@ const ACCEPT = 'video/mp4,video/webm,video/quicktime,.mp4,.m4v,.mov,.webm'
 const RETRY_DELAYS = [0, 1000, 3000, 5000, 10_000, 20_000, 30_000, 60_000]
 const FAILED = 'The upload failed. Please try again.'
 
-/** The server's sentence from a refused tus request, or a plain one. */
+/** The server's sentence from a refused tus request (or one still refused by an outage after the retries), or ours. */
 function refusalOf(error: unknown): string {
   const response = (error as { originalResponse?: { getStatus(): number; getBody(): string } | null }).originalResponse
   const status = response?.getStatus() ?? 0
   const body = response?.getBody()?.trim() ?? ''
-  if (status >= 400 && status < 500 && body && body.length < 300 && !body.startsWith('<')) return body
+  const said = (status >= 400 && status < 500) || status === 503
+  if (said && body && body.length < 300 && !body.startsWith('<')) return body
   if (status === 401) return 'Please sign in again to upload videos.'
   return FAILED
 }

@@ -1,12 +1,12 @@
 // A creator's resumable video upload whose last PATCH arrives while storage is failing (the bucket down, the disk
-// refusing): the PATCH answers 500 with the tus sentence and nothing is stored or counted. The tus client then retries
-// as it does after any 5xx, with a HEAD: that HEAD must not say "complete" for bytes that never reached storage (the
+// refusing): the PATCH answers 503 with Retry-After and our storage sentence, and nothing is stored or counted. The tus
+// client then retries as it does after any 5xx, with a HEAD: that HEAD must not say "complete" for bytes that never reached storage (the
 // browser would take the upload for done and never send it again); it finishes the upload once storage is back.
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { storageUsedBytes } from '../../../src-server/creators/limits.ts'
-import { TUS_MESSAGES } from '../../../src-server/http/tus-uploads.ts'
+import { STORAGE_UNAVAILABLE_MESSAGE } from '../../../src-shared/errors.ts'
 import { creatorWithPlan, tusClient, uploadIdOf } from '../../support/creator-uploads.ts'
 import { type ServerOnFailingStorage, serverOnFailingStorage } from '../../support/failing-storage.ts'
 
@@ -23,7 +23,7 @@ const rowOf = (id: string) =>
   site.db.selectFrom('creator_uploads').selectAll().where('id', '=', id).executeTakeFirstOrThrow()
 
 describe('storage failing as a tus upload finishes', () => {
-  it('answers 500, does not report the upload complete while it is not stored, and stores it once storage is back', async () => {
+  it('answers 503, does not report the upload complete while it is not stored, and stores it once storage is back', async () => {
     const { user, cookie } = await creatorWithPlan(site.db)
     const client = tusClient(site.baseUrl, cookie)
     const created = await client.create(MP4.length, 'lesson.mp4')
@@ -34,14 +34,16 @@ describe('storage failing as a tus upload finishes', () => {
     site.storage.down = true
     try {
       const last = await client.patch(location, 0, MP4)
-      expect(last.status).toBe(500)
-      expect(await last.text()).toBe(TUS_MESSAGES.failed)
+      expect(last.status).toBe(503)
+      expect(last.headers.get('retry-after')).toBe('5')
+      expect(await last.text()).toBe(STORAGE_UNAVAILABLE_MESSAGE)
       expect(await rowOf(id)).toMatchObject({ status: 'uploading', storage_key: null })
       expect(await storageUsedBytes(site.db, user.id)).toBe(0)
 
       // The client's retry: still failing, so not "complete" (a 5xx it retries again later).
       const retry = await client.head(location)
-      expect(retry.status).toBe(500)
+      expect(retry.status).toBe(503)
+      expect(retry.headers.get('retry-after')).toBe('5')
       expect(retry.headers.get('upload-offset')).toBeNull()
       expect((await rowOf(id)).status).toBe('uploading')
     } finally {
