@@ -2,6 +2,7 @@
 // buyer through an order paid by staff (markPaid, the money path every rail ends in), and the line's share.
 import { randomBytes } from 'node:crypto'
 import { addCourseOwner } from '../../src-server/creators/course-team.ts'
+import { recordSale } from '../../src-server/earnings/shares.ts'
 import { markPaid } from '../../src-server/flows/pay-order.ts'
 import type { DB } from '../../src-server/kernel/db.ts'
 import { createUser } from './factories.ts'
@@ -46,4 +47,42 @@ export async function sell(db: DB, courses: SoldCourse[]) {
   if (result !== 'fulfilled') throw new Error(`The order was not fulfilled: ${result}`)
   const lines = await db.selectFrom('order_items').select('id').where('order_id', '=', orderId).execute()
   return { orderId, reference, buyer, lineIds: lines.map((line) => line.id) }
+}
+
+const DAY = 86_400_000
+
+/**
+ * A new creator's $100.00 sale on Basic's 10 % (a $90.00 share), recorded straight in the ledger at `paidAt` with its
+ * 30-day hold (no checkout): the one line the earnings race tests race over. Returns the creator, order and line.
+ */
+export async function recordedSale(
+  db: DB,
+  options: { reference: string; paidAt: Date; processorFeeDue?: boolean },
+): Promise<{ creatorId: string; orderId: string; itemId: string }> {
+  const course = await db.selectFrom('courses').select('id').executeTakeFirstOrThrow()
+  const creator = await createUser(db)
+  const buyer = await createUser(db)
+  const orderId = await placeOrder(db, {
+    userId: buyer.id,
+    courseId: course.id,
+    reference: options.reference,
+    status: 'paid',
+  })
+  const item = await db.selectFrom('order_items').select('id').where('order_id', '=', orderId).executeTakeFirstOrThrow()
+  await db.transaction().execute((trx) =>
+    recordSale(trx, {
+      orderItemId: item.id,
+      orderId,
+      courseId: course.id,
+      creatorId: creator.id,
+      currency: 'USD',
+      netMinor: 10_000,
+      feeBasisPoints: 1000,
+      planId: null,
+      paidAt: options.paidAt,
+      holdUntil: new Date(options.paidAt.getTime() + 30 * DAY),
+      processorFeeDue: options.processorFeeDue,
+    }),
+  )
+  return { creatorId: creator.id, orderId, itemId: item.id }
 }

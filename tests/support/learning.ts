@@ -1,6 +1,8 @@
 // Learners for the learning tests: buyers and Premium members made as the shop makes them (a cart, an order,
 // paid by staff), and a course's lessons in curriculum order.
 
+import { mkdir, writeFile } from 'node:fs/promises'
+import path from 'node:path'
 import { createFromCart } from '../../src-server/flows/cart-order.ts'
 import { markPaid } from '../../src-server/flows/pay-order.ts'
 import type { DB } from '../../src-server/kernel/db.ts'
@@ -41,4 +43,22 @@ export async function lessonsOf(db: DB, courseId: string) {
     .orderBy('s.position')
     .orderBy('l.position')
     .execute()
+}
+
+/** A lesson's downloadable "notes.txt" ("lesson notes", 12 bytes), its file under `key` in the local storage `dir`. */
+export async function storedAttachment(db: DB, dir: string, lessonId: string, key: string) {
+  await mkdir(path.dirname(path.join(dir, key)), { recursive: true })
+  await writeFile(path.join(dir, key), 'lesson notes')
+  const row = await db
+    .insertInto('lesson_attachments')
+    .values({
+      lesson_id: lessonId,
+      file_name: 'notes.txt',
+      storage_key: key,
+      content_type: 'text/plain',
+      size_bytes: 12,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  return { id: row.id, url: `/api/learn/attachments/${row.id}` }
 }

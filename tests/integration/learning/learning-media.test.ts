@@ -1,11 +1,11 @@
 // Lesson media over HTTP: the video route streams with Range behind the lesson's access rule, attachments too;
 // lesson files are never served by the public /uploads route; the certificate PDF downloads.
-import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { SESSION_COOKIE } from '../../../src-server/auth/session.ts'
 import { callerAs, createSessionToken, createUser, type TestUser } from '../../support/factories.ts'
-import { buyerOfCourse, lessonsOf } from '../../support/learning.ts'
+import { buyerOfCourse, lessonsOf, storedAttachment } from '../../support/learning.ts'
 import { serveForThisFile } from '../../support/test-server.ts'
 
 const site = serveForThisFile()
@@ -90,21 +90,8 @@ describe('a lesson without a video, or a video without renditions', () => {
 describe('lesson files in storage', () => {
   it('an attachment downloads only for those who may open its lesson; /uploads never serves lesson files', async () => {
     const { locked } = await videoLessons()
-    const key = 'private/lessons/test/notes.txt'
-    await mkdir(path.join(site.uploadsDir, 'private/lessons/test'), { recursive: true })
-    await writeFile(path.join(site.uploadsDir, key), 'lesson notes')
-    const attachment = await site.db
-      .insertInto('lesson_attachments')
-      .values({
-        lesson_id: locked.id,
-        file_name: 'notes.txt',
-        storage_key: key,
-        content_type: 'text/plain',
-        size_bytes: 12,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow()
-    const url = `/api/learn/attachments/${attachment.id}`
+    const attachment = await storedAttachment(site.db, site.uploadsDir, locked.id, 'private/lessons/test/notes.txt')
+    const { url } = attachment
     expect((await get(url)).status).toBe(401)
     const { user } = await buyerOfCourse(site.db, COURSE)
     const response = await get(url, { cookie: await cookieOf(user) })

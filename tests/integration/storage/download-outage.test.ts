@@ -2,14 +2,12 @@
 // never a download. When the bucket answered the file's size and then failed its bytes, the headers the download had
 // set (an attachment's name, a range, the file's type) must not stay on the error, or the browser would save the JSON
 // error as "notes.txt"; once storage is back the same link downloads the file.
-import { mkdir, writeFile } from 'node:fs/promises'
-import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SESSION_COOKIE } from '../../../src-server/auth/session.ts'
 import { STORAGE_UNAVAILABLE_MESSAGE } from '../../../src-shared/errors.ts'
 import { createSessionToken } from '../../support/factories.ts'
 import { type ServerOnFailingStorage, serverOnFailingStorage } from '../../support/failing-storage.ts'
-import { buyerOfCourse, lessonsOf } from '../../support/learning.ts'
+import { buyerOfCourse, lessonsOf, storedAttachment } from '../../support/learning.ts'
 
 const COURSE = 'modern-react-typescript'
 let site: ServerOnFailingStorage
@@ -19,21 +17,8 @@ let cookie: string
 beforeAll(async () => {
   site = await serverOnFailingStorage('download-outage-', 'S3 GET private/lessons/outage/notes.txt failed: 503')
   const locked = (await lessonsOf(site.db, COURSE)).find((lesson) => !lesson.is_preview)!
-  const key = 'private/lessons/outage/notes.txt'
-  await mkdir(path.join(site.storage.dir, 'private/lessons/outage'), { recursive: true })
-  await writeFile(path.join(site.storage.dir, key), 'lesson notes')
-  const attachment = await site.db
-    .insertInto('lesson_attachments')
-    .values({
-      lesson_id: locked.id,
-      file_name: 'notes.txt',
-      storage_key: key,
-      content_type: 'text/plain',
-      size_bytes: 12,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow()
-  url = `${site.baseUrl}/api/learn/attachments/${attachment.id}`
+  const attachment = await storedAttachment(site.db, site.storage.dir, locked.id, 'private/lessons/outage/notes.txt')
+  url = `${site.baseUrl}${attachment.url}`
   const { user } = await buyerOfCourse(site.db, COURSE)
   cookie = `${SESSION_COOKIE}=${(await createSessionToken(site.db, user.id)).token}`
 })
