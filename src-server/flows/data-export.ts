@@ -16,15 +16,16 @@ import { readDocument } from '../orders/documents.ts'
 import {
   claimPendingExports,
   EXPORT_MAX_ATTEMPTS,
-  expireExports,
   exportsOf,
+  exportsPastExpiry,
+  markExportExpired,
   markExportFailed,
   markExportReady,
   readyExportOf,
   requestExport,
 } from '../privacy/exports.ts'
+import { UPLOAD_PREFIXES } from '../storage/keys.ts'
 import type { FileStorage } from '../storage/storage.ts'
-import { PRIVATE_PREFIX } from '../storage/storage.ts'
 
 export interface ExportDeps {
   db: DB
@@ -502,7 +503,7 @@ export async function buildPendingExports(
   for (const claimed of await claimPendingExports(db)) {
     try {
       const zip = zipSync(await collectPersonalData(db, claimed.user_id), { level: 6, mtime: clock.now() })
-      const key = `${PRIVATE_PREFIX}exports/${claimed.user_id}/${claimed.id}.zip`
+      const key = `${UPLOAD_PREFIXES.dataExports}${claimed.user_id}/${claimed.id}.zip`
       await storage.put(key, Buffer.from(zip), 'application/zip')
       const now = clock.now()
       await db.transaction().execute(async (trx) => {
@@ -526,7 +527,24 @@ export async function buildPendingExports(
       failed++
     }
   }
-  const expiredKeys = await expireExports(db, clock.now())
-  for (const key of expiredKeys) await storage.remove(key)
-  return { built, failed, expired: expiredKeys.length }
+  return { built, failed, expired: await expireExports(deps) }
+}
+
+/**
+ * Removes the files of exports past their 7 days, then marks each expired. A file storage cannot remove now leaves its
+ * export ready (past its expiry, so no longer downloadable) for the next run: a person's data is never left behind
+ * with nothing to remove it, and one failure does not stop the others.
+ */
+async function expireExports({ db, storage, log }: ExportDeps): Promise<number> {
+  let expired = 0
+  for (const row of await exportsPastExpiry(db, clock.now())) {
+    try {
+      if (row.storage_key) await storage.remove(row.storage_key)
+      await markExportExpired(db, row.id)
+      expired++
+    } catch (error) {
+      log.error({ err: error, exportId: row.id }, 'expired data export not removed; the next run tries again')
+    }
+  }
+  return expired
 }

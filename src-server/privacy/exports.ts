@@ -90,16 +90,22 @@ export async function markExportFailed(db: DB, exportId: string) {
   await db.updateTable('data_exports').set({ status: 'failed' }).where('id', '=', exportId).execute()
 }
 
-/** Ready exports past their 7 days: marked expired; their files' keys returned for removal. */
-export async function expireExports(db: DB, now: Date): Promise<string[]> {
-  const rows = await db
-    .updateTable('data_exports')
-    .set({ status: 'expired' })
+/**
+ * Ready exports past their 7 days, with their files' keys: each is marked expired (`markExportExpired`) only once its
+ * file is removed, so a removal that fails is tried again by the next run (no download reaches them meanwhile).
+ */
+export function exportsPastExpiry(db: DB, now: Date) {
+  return db
+    .selectFrom('data_exports')
+    .select(['id', 'storage_key'])
     .where('status', '=', 'ready')
     .where('expires_at', '<=', now)
-    .returning('storage_key')
+    .orderBy('expires_at')
     .execute()
-  return rows.flatMap((row) => (row.storage_key ? [row.storage_key] : []))
+}
+
+export async function markExportExpired(db: DB, exportId: string) {
+  await db.updateTable('data_exports').set({ status: 'expired' }).where('id', '=', exportId).execute()
 }
 
 /** Removes the records of exports asked for before `before` that are over (expired or failed; no file left). */

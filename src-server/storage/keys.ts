@@ -15,6 +15,11 @@ export const UPLOAD_PREFIXES = {
   applications: `${PRIVATE_PREFIX}applications/`,
   /** Private too: attachments of messages between members and instructors, read by the thread's two sides. */
   instructorMessages: `${PRIVATE_PREFIX}instructor-messages/`,
+  /**
+   * Private too: people's data exports (a ZIP of their data, flows/data-export.ts), kept by their row: swept once no
+   * row names them (the person erased while storage failed to remove the file), so no copy outlives its person.
+   */
+  dataExports: `${PRIVATE_PREFIX}exports/`,
 } as const
 
 export const ALL_UPLOAD_PREFIXES: readonly string[] = Object.values(UPLOAD_PREFIXES)

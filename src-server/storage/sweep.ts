@@ -24,6 +24,7 @@ export const UPLOAD_URL_COLUMNS = [
   { table: 'lesson_attachments', column: 'storage_key' },
   { table: 'lesson_post_images', column: 'storage_key' },
   { table: 'course_message_files', column: 'storage_key' },
+  { table: 'data_exports', column: 'storage_key' },
   // jsonb { key, ... }: an application's attached file.
   { table: 'creator_applications', column: 'attachment' },
 ] as const

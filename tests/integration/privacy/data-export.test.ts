@@ -11,6 +11,7 @@ import { totpStep } from '../../../src-server/auth/totp.ts'
 import { confirmTotpEnrolment, startTotpEnrolment } from '../../../src-server/auth/two-factor.ts'
 import { buildPendingExports, EXPORT_READY_SUBJECT, requestDataExport } from '../../../src-server/flows/data-export.ts'
 import { advanceClock, now, resetClock } from '../../../src-server/kernel/clock.ts'
+import { StorageFailure } from '../../../src-server/kernel/storage-failure.ts'
 import { createLocalStorage } from '../../../src-server/storage/storage.ts'
 import { ownedCourse, sell } from '../../support/earnings.ts'
 import { callerAs, createSessionToken, createUser } from '../../support/factories.ts'
@@ -117,6 +118,42 @@ describe('download my data', () => {
     await advanceClock(8 * 24 * 3600)
     expect((await build()).expired).toBeGreaterThanOrEqual(1)
     expect((await download(first.id, buyer.id)).status).toBe(404)
+  })
+
+  it('a file storage cannot remove at expiry stays due: the others expire, and the next run removes it', async () => {
+    const people = [await createUser(site.db), await createUser(site.db)]
+    const rows = []
+    for (const person of people) rows.push(await requestDataExport(site.db, person.id))
+    await build()
+    const keyOf = async (id: string) =>
+      await site.db
+        .selectFrom('data_exports')
+        .select(['storage_key', 'status'])
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow()
+    const [stuck, other] = await Promise.all(rows.map((row) => keyOf(row.id)))
+    const local = createLocalStorage(site.uploadsDir)
+    const refusing = {
+      ...local,
+      async remove(key: string) {
+        if (key === stuck!.storage_key) throw new StorageFailure(`S3 DELETE ${key} failed: 503 SlowDown`)
+        return local.remove(key)
+      },
+    }
+    await advanceClock(8 * 24 * 3600)
+    const logged: unknown[] = []
+    const deps = { db: site.db, log: { info: () => {}, error: (entry: unknown) => logged.push(entry) }, publicUrl: '' }
+    await buildPendingExports({ ...deps, storage: refusing })
+    expect(await keyOf(rows[1]!.id)).toMatchObject({ status: 'expired' })
+    expect(await local.size(other!.storage_key!)).toBeNull()
+    // Left ready past its expiry: its owner can no longer download it, and the next run tries again.
+    expect(await keyOf(rows[0]!.id)).toMatchObject({ status: 'ready' })
+    expect(await local.size(stuck!.storage_key!)).toBeGreaterThan(0)
+    expect((await download(rows[0]!.id, people[0]!.id)).status).toBe(404)
+    expect(logged).toHaveLength(1)
+    await buildPendingExports({ ...deps, storage: local })
+    expect(await keyOf(rows[0]!.id)).toMatchObject({ status: 'expired' })
+    expect(await local.size(stuck!.storage_key!)).toBeNull()
   })
 
   it('holds a Premium member’s membership, messages, questions, quiz attempts and live sessions', async () => {

@@ -216,4 +216,23 @@ describe.each(kinds)('sweepUnreferencedUploads on $name', (kind) => {
     expect(await kind.exists(file)).toBe(true)
     expect(await kind.exists(orphan)).toBe(false)
   })
+
+  it('keeps a data export its row names; deletes one no row names (its person erased, the file left behind)', async () => {
+    const tag = kind.name === 'S3' ? 's3' : 'local'
+    const storage = kind.storage()
+    const person = await createUser(database.db)
+    const kept = `private/exports/${person.id}/${tag}-kept.zip`
+    const leftBehind = `private/exports/${tag}-erased/left-behind.zip`
+    for (const key of [kept, leftBehind]) await storage.put(key, PNG, 'application/zip')
+    await database.db
+      .insertInto('data_exports')
+      .values({ user_id: person.id, status: 'ready', storage_key: kept, size_bytes: PNG.length })
+      .execute()
+    for (const key of [kept, leftBehind]) await kind.age(key, TWO_DAYS_AGO)
+
+    const result = await sweepUnreferencedUploads({ db: database.db, storage })
+    expect(result.deleted).toContain(leftBehind)
+    expect(await kind.exists(kept)).toBe(true)
+    expect(await kind.exists(leftBehind)).toBe(false)
+  })
 })
