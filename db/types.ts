@@ -1448,9 +1448,10 @@ export interface CreatorPayoutAccountsTable {
 
 /**
  * 'failed': Stripe refused the last try (nothing made; given up after the try limit). 'unconfirmed': the last try got
- * no answer, so the transfer may exist: still claimed, looked up by every later run (decision 0108).
+ * no answer, so the transfer may exist: still claimed, looked up by every later run (decision 0108). 'withdrawn': a
+ * dispute or a refund took back all it claimed before any transfer was made, so it is never sent (decision 0127).
  */
-export type PayoutStatus = 'pending' | 'sending' | 'unconfirmed' | 'paid' | 'failed' | 'reversed'
+export type PayoutStatus = 'pending' | 'sending' | 'unconfirmed' | 'paid' | 'failed' | 'reversed' | 'withdrawn'
 
 export interface CreatorPayoutsTable {
   id: Generated<string>

@@ -1,9 +1,10 @@
 // Monthly payouts of creators' available balances. A payout row per creator, month and currency is the claim: two
-// workers cannot both create it, only one can move it to 'sending', and its id names the Stripe transfer's
+// workers cannot both create it, only one can move it to 'sending', and its key names the Stripe transfer's
 // idempotency key, so a retry after a lost answer (or a crash mid-call) is the same transfer. The ledger moves the
 // amount from available to paid out only when Stripe confirms the transfer. A try Stripe refused leaves the payout
 // 'failed' (retried up to a limit, then given up for staff); a try with no answer, which Stripe may have made, leaves
 // it 'unconfirmed': still claimed and claimable by every later run, which looks the transfer up before sending again.
+// A payout not yet made is lowered to what its creator still has before each send (decision 0127).
 import type { Currency } from '../../src-shared/money.ts'
 import type { DB } from '../kernel/db.ts'
 import { post } from './ledger.ts'
@@ -19,18 +20,19 @@ export interface PayoutCandidate {
 }
 
 /**
- * Creators with a ready account whose available balance per currency, less what their earlier payouts not yet sent
- * already claim (pending, sending, unconfirmed, or failed and still to be retried: the ledger moves only when Stripe
- * confirms), is at least the threshold. Without that, a payout failed one month and retried in the next month's run
- * would be paid twice: once as itself and once inside the new month's payout of the whole balance. One statement, so
- * the balance and the claims are read at the same moment.
+ * What each creator with a ready account has free to pay per currency: the available balance less what their earlier
+ * payouts not yet sent already claim (pending, sending, unconfirmed, or failed and still to be retried: the ledger
+ * moves only when Stripe confirms). Without that, a payout failed one month and retried in the next month's run would
+ * be paid twice: once as itself and once inside the new month's payout of the whole balance. Below zero when a dispute
+ * or a refund took back part of what those payouts claim. One statement, so the balance and the claims are read at the
+ * same moment. `creatorId` narrows it to one creator.
  */
-export async function payoutCandidates(
+export async function payoutBalances(
   db: DB,
-  thresholdMinor: number,
   maxAttempts: number,
+  only?: { creatorId: string; currency: Currency },
 ): Promise<PayoutCandidate[]> {
-  const rows = await db
+  let query = db
     .selectFrom('ledger_entries as e')
     .innerJoin('creator_payout_accounts as a', 'a.creator_id', 'e.creator_id')
     .select([
@@ -54,16 +56,83 @@ export async function payoutCandidates(
     ])
     .where('e.account', '=', 'creator_available')
     .where('a.payouts_enabled', '=', true)
-    .groupBy(['e.creator_id', 'e.currency', 'a.stripe_account_id'])
-    .execute()
-  return rows
-    .map((row) => ({
-      creatorId: row.creator_id as string,
-      currency: row.currency,
-      availableMinor: Number(row.available) - Number(row.claimed ?? 0),
-      stripeAccountId: row.stripe_account_id,
-    }))
-    .filter((row) => row.availableMinor > 0 && row.availableMinor >= thresholdMinor)
+  if (only) query = query.where('e.creator_id', '=', only.creatorId).where('e.currency', '=', only.currency)
+  const rows = await query.groupBy(['e.creator_id', 'e.currency', 'a.stripe_account_id']).execute()
+  return rows.map((row) => ({
+    creatorId: row.creator_id as string,
+    currency: row.currency,
+    availableMinor: Number(row.available) - Number(row.claimed ?? 0),
+    stripeAccountId: row.stripe_account_id,
+  }))
+}
+
+/** The balances (`payoutBalances`) free to pay and at least the threshold: the month's payouts to open. */
+export const payable = (balances: PayoutCandidate[], thresholdMinor: number): PayoutCandidate[] =>
+  balances.filter((row) => row.availableMinor > 0 && row.availableMinor >= thresholdMinor)
+
+/** Creators with a ready account and at least the threshold free to pay now. */
+export async function payoutCandidates(
+  db: DB,
+  thresholdMinor: number,
+  maxAttempts: number,
+): Promise<PayoutCandidate[]> {
+  return payable(await payoutBalances(db, maxAttempts), thresholdMinor)
+}
+
+export interface FittedPayouts {
+  /** Payouts sent for less than they were opened with. */
+  lowered: number
+  /** Payouts with nothing left to pay, never to be sent. */
+  withdrawn: number
+}
+
+/**
+ * A creator's payouts claim more than the balance holds (a dispute held, or a refund took back, part of it after the
+ * payouts were opened): the payouts no transfer can exist for yet (pending, or failed: Stripe refused every try) give
+ * up the difference, the newest first, and one with nothing left is 'withdrawn' (decision 0127). A payout Stripe may
+ * have made (sending, unconfirmed) keeps its amount. The rows are locked and the balance read again under the lock,
+ * so two runs fitting the same creator take the difference once.
+ */
+export async function fitPayoutsToBalance(
+  db: DB,
+  over: { creatorId: string; currency: Currency },
+  maxAttempts: number,
+): Promise<FittedPayouts> {
+  return db.transaction().execute(async (trx) => {
+    const unsent = await trx
+      .selectFrom('creator_payouts')
+      .select(['id', 'amount_minor'])
+      .where('creator_id', '=', over.creatorId)
+      .where('currency', '=', over.currency)
+      .where((eb) =>
+        eb.or([eb('status', '=', 'pending'), eb.and([eb('status', '=', 'failed'), eb('attempts', '<', maxAttempts)])]),
+      )
+      .orderBy('created_at', 'desc')
+      .orderBy('id')
+      .forUpdate()
+      .execute()
+    const [balance] = await payoutBalances(trx, maxAttempts, over)
+    let excess = -(balance?.availableMinor ?? 0)
+    const fitted: FittedPayouts = { lowered: 0, withdrawn: 0 }
+    for (const payout of unsent) {
+      if (excess <= 0) break
+      const giveUp = Math.min(payout.amount_minor, excess)
+      excess -= giveUp
+      const left = payout.amount_minor - giveUp
+      await trx
+        .updateTable('creator_payouts')
+        .set(
+          left > 0
+            ? { amount_minor: left }
+            : { status: 'withdrawn', last_error: 'Nothing left to pay: a dispute or a refund took the balance back' },
+        )
+        .where('id', '=', payout.id)
+        .execute()
+      if (left > 0) fitted.lowered++
+      else fitted.withdrawn++
+    }
+    return fitted
+  })
 }
 
 /** The month's payout row for the candidate, made once with the balance of that moment. */
@@ -121,6 +190,13 @@ export async function claimPayouts(db: DB, now: Date, maxAttempts: number): Prom
 
 export const payoutKey = (payout: { creatorId: string; month: string; currency: string }) =>
   `payout:${payout.creatorId}:${payout.month}:${payout.currency}`
+
+/**
+ * The Stripe transfer's idempotency key: the payout's, with its amount, since a payout lowered after a refused try
+ * (`fitPayoutsToBalance`) is a new request, and Stripe keeps a refused request's answer under its key for 24 hours.
+ */
+export const transferKey = (payout: { creatorId: string; month: string; currency: string; amountMinor: number }) =>
+  `${payoutKey(payout)}:${payout.amountMinor}`
 
 /** Stripe confirmed the transfer: the payout is paid and the ledger moves its amount to paid out, together. */
 export async function markPayoutPaid(db: DB, payout: ClaimedPayout, transferId: string, now: Date): Promise<void> {

@@ -16,13 +16,15 @@ import {
 } from '../earnings/payout-accounts.ts'
 import {
   claimPayouts,
+  fitPayoutsToBalance,
   markPayoutNotPaid,
   markPayoutPaid,
   openPayout,
-  payoutCandidates,
-  payoutKey,
+  payable,
+  payoutBalances,
   payoutsPaused,
   recordTransferReversal,
+  transferKey,
 } from '../earnings/payouts.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
@@ -134,6 +136,10 @@ export async function transferReversed(trx: Transaction<Database>, event: EventO
 
 export interface PayoutRun {
   opened: number
+  /** Lowered to what the creator still has (a dispute or a refund took part back since it was opened). */
+  lowered: number
+  /** Nothing left to pay: never sent. */
+  withdrawn: number
   paid: number
   /** Refused by Stripe: nothing was made. */
   failed: number
@@ -152,14 +158,21 @@ export async function runPayouts(
   options: { month: string; thresholdMinor?: number; now?: Date },
 ): Promise<PayoutRun> {
   const now = options.now ?? clock.now()
-  if (await payoutsPaused(db)) return { opened: 0, paid: 0, failed: 0, unconfirmed: 0, paused: true }
+  if (await payoutsPaused(db)) {
+    return { opened: 0, lowered: 0, withdrawn: 0, paid: 0, failed: 0, unconfirmed: 0, paused: true }
+  }
   const api = stripeOf(stripe).connect
-  const candidates = await payoutCandidates(
-    db,
-    options.thresholdMinor ?? DEFAULT_PAYOUT_THRESHOLD_MINOR,
-    PAYOUT_MAX_ATTEMPTS,
-  )
+  const balances = await payoutBalances(db, PAYOUT_MAX_ATTEMPTS)
+  const candidates = payable(balances, options.thresholdMinor ?? DEFAULT_PAYOUT_THRESHOLD_MINOR)
   for (const candidate of candidates) await openPayout(db, candidate, options.month)
+  // Claimed beyond the balance: the payouts not yet made give up the difference before anything is sent.
+  let lowered = 0
+  let withdrawn = 0
+  for (const over of balances.filter((balance) => balance.availableMinor < 0)) {
+    const fitted = await fitPayoutsToBalance(db, over, PAYOUT_MAX_ATTEMPTS)
+    lowered += fitted.lowered
+    withdrawn += fitted.withdrawn
+  }
   let paid = 0
   let failed = 0
   let unconfirmed = 0
@@ -189,7 +202,7 @@ export async function runPayouts(
               transferGroup,
               metadata: { creator_id: payout.creatorId, month: payout.month, payout_id: payout.id },
             },
-            payoutKey(payout),
+            transferKey(payout),
           )
           .catch((error: unknown) => {
             refused = stripeRefused(error)
@@ -204,7 +217,7 @@ export async function runPayouts(
       else unconfirmed++
     }
   }
-  return { opened: candidates.length, paid, failed, unconfirmed, paused: false }
+  return { opened: candidates.length, lowered, withdrawn, paid, failed, unconfirmed, paused: false }
 }
 
 /** The payout month a run on `at` pays: the month before (balances released by its end). */

@@ -45,7 +45,8 @@ export function whileRowHeld<T>(
     | 'cart_items'
     | 'earning_shares'
     | 'subscriptions'
-    | 'subscription_invoices',
+    | 'subscription_invoices'
+    | 'creator_payouts',
   key: string | Record<string, string>,
   racers: () => Promise<T>,
   hold: Hold = 500,

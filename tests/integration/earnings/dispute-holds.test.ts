@@ -9,11 +9,11 @@ import { releaseDueHolds } from '../../../src-server/earnings/shares.ts'
 import { creatorEntries } from '../../../src-server/earnings/statements.ts'
 import { settleProcessorFees } from '../../../src-server/flows/processor-fees.ts'
 import * as clock from '../../../src-server/kernel/clock.ts'
+import { type CardSale, disputeSale, payCourseByCard } from '../../support/card-disputes.ts'
 import { ownedCourse, type SoldCourse } from '../../support/earnings.ts'
 import { createUser } from '../../support/factories.ts'
 import type { FakeStripe } from '../../support/fake-stripe.ts'
-import { type PaymentsServer, payCartByCard, startPaymentsServer } from '../../support/payments-server.ts'
-import { shopCaller } from '../../support/shop.ts'
+import { type PaymentsServer, startPaymentsServer } from '../../support/payments-server.ts'
 
 let shop: PaymentsServer
 let fake: FakeStripe
@@ -44,37 +44,10 @@ async function creatorWithCourse(priceMinor: number) {
   return { creator, course: await ownedCourse(db(), creator.id, priceMinor) }
 }
 
-/** A new buyer pays the course by card through the webhook; the order's payment intent, amount, reference, line. */
-async function payByCard(course: SoldCourse) {
-  const buyer = await createUser(db())
-  const caller = await shopCaller(db(), buyer, shop.payments)
-  await caller.cart.add({ kind: 'course', courseId: course.id })
-  const orderId = await payCartByCard(fake, caller)
-  const order = await db()
-    .selectFrom('orders')
-    .select(['reference', 'captured_minor', 'stripe_payment_intent_id'])
-    .where('id', '=', orderId)
-    .executeTakeFirstOrThrow()
-  const line = await db()
-    .selectFrom('order_items')
-    .select('id')
-    .where('order_id', '=', orderId)
-    .executeTakeFirstOrThrow()
-  const share = await db()
-    .selectFrom('earning_shares')
-    .select('creator_minor')
-    .where('order_item_id', '=', line.id)
-    .executeTakeFirstOrThrow()
-  return { orderId, ...order, lineId: line.id, shareMinor: share.creator_minor }
-}
-
-type Paid = Awaited<ReturnType<typeof payByCard>>
-
-async function dispute(paid: Paid, event: 'created' | 'closed', status: string, amount = paid.captured_minor) {
-  const id = `dp_hold_${paid.orderId.slice(0, 8)}`
-  const body = fake.disputeOf(paid.stripe_payment_intent_id!, status, amount, { id })
-  expect(await fake.deliver(`charge.dispute.${event}`, body)).toBe(200)
-}
+const payByCard = (course: SoldCourse) => payCourseByCard(shop, course)
+type Paid = CardSale
+const dispute = (paid: Paid, event: 'created' | 'closed', status: string, amount?: number) =>
+  disputeSale(shop, paid, event, status, amount)
 
 const balanceOf = async (creatorId: string) => {
   const [usd] = await creatorBalances(db(), creatorId)

@@ -33,6 +33,7 @@ const STATUS_TONES = {
   sending: 'yellow',
   pending: 'blue',
   reversed: 'grey',
+  withdrawn: 'grey',
 } as const
 const section = css({ display: 'flex', flexDir: 'column', gap: '3' })
 const heading = css({ fontSize: 'lg', fontWeight: 'semibold' })
