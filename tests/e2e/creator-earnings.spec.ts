@@ -1,9 +1,12 @@
 // A creator's money in the browser (issue 31): a creator with a sale of their course (paid in the database through
 // markPaid, as every rail ends), sets up payouts on the fake Stripe's hosted onboarding and comes back ready, sees
 // the sale pending on Earnings with the chart's table and the entry, downloads the month's statement CSV; staff open
-// /admin/finance. A card dispute of a sale holds its share back (pending, out of the payout) until it is won.
+// /admin/finance. A card dispute of a sale holds its share back (pending, out of the payout) until it is won, and a
+// refused payout it leaves nothing for is withdrawn (staff see why).
 import { readFile } from 'node:fs/promises'
+import { fitPayoutsToBalance, openPayout, payoutBalances } from '../../src-server/earnings/payouts.ts'
 import { releaseDueHolds } from '../../src-server/earnings/shares.ts'
+import { PAYOUT_MAX_ATTEMPTS } from '../../src-server/flows/creator-payouts.ts'
 import { createCreator } from '../support/creator-courses.ts'
 import { ownedCourse, sell } from '../support/earnings.ts'
 import { createUser } from '../support/factories.ts'
@@ -130,4 +133,49 @@ test('a card dispute holds the sale’s share back until the dispute is won', as
   await page.reload()
   await expect(usd).toContainText('Pending (USD)$0.00Available (USD)$28.50')
   await expect(entries).toContainText(`Hold ended, dispute closed: ${title} (order ${order.reference})`)
+})
+
+test('a payout Stripe refused is withdrawn when a dispute holds all it claimed; staff see why', async ({
+  page,
+  db,
+  baseURL,
+}) => {
+  const creator = await createCreator(db, { plan: 'pro' })
+  await db
+    .insertInto('creator_payout_accounts')
+    .values({
+      creator_id: creator.id,
+      stripe_account_id: `acct_withdrawn_${creator.id.slice(0, 8)}`,
+      payouts_enabled: true,
+      details_submitted: true,
+    })
+    .execute()
+  const course = await ownedCourse(db, creator.id, 3000)
+  const order = await paidCardOrder(db, (await createUser(db)).id, [course])
+  await db
+    .updateTable('earning_shares')
+    .set({ hold_until: new Date(Date.now() - 1000) })
+    .where('order_id', '=', order.orderId)
+    .execute()
+  await releaseDueHolds(db, new Date())
+  // The month's payout of the $28.50 was opened and Stripe refused its transfer (nothing made; to be retried).
+  const [balance] = await payoutBalances(db, PAYOUT_MAX_ATTEMPTS, { creatorId: creator.id, currency: 'USD' })
+  expect(balance?.availableMinor).toBe(2850)
+  await openPayout(db, balance!, '2031-01')
+  await db
+    .updateTable('creator_payouts')
+    .set({ status: 'failed', attempts: 1, last_error: 'You have insufficient available funds in your Stripe account.' })
+    .where('creator_id', '=', creator.id)
+    .execute()
+
+  await deliver(baseURL as string, 'charge.dispute.created', disputeOf(order, 'needs_response'))
+  // The retry's first step (runPayouts fits before it sends): nothing is left, so nothing is sent.
+  expect(await fitPayoutsToBalance(db, balance!, PAYOUT_MAX_ATTEMPTS)).toEqual({ lowered: 0, withdrawn: 1 })
+
+  await signInAs(page, baseURL as string, db, await createUser(db, { role: 'admin' }))
+  await page.goto('/admin/finance')
+  const row = page.getByRole('region', { name: 'Payouts table' }).getByRole('row', { name: new RegExp(creator.email) })
+  await expect(row).toContainText('$28.50')
+  await expect(row).toContainText('withdrawn')
+  await expect(row).toContainText('Nothing left to pay: a dispute or a refund took the balance back')
 })
