@@ -7,9 +7,11 @@ import { creatorBalances, ledgerTotals } from '../../../src-server/earnings/bala
 import { openPayout, payoutCandidates, transferKey } from '../../../src-server/earnings/payouts.ts'
 import { releaseAllDueHolds } from '../../../src-server/flows/creator-earnings.ts'
 import { PAYOUT_MAX_ATTEMPTS, runPayouts } from '../../../src-server/flows/creator-payouts.ts'
+import { refundOrder } from '../../../src-server/flows/refunds.ts'
 import * as clock from '../../../src-server/kernel/clock.ts'
 import { disputeSale, payCourseByCard } from '../../support/card-disputes.ts'
-import { ownedCourse } from '../../support/earnings.ts'
+import { ownedCourse, sell } from '../../support/earnings.ts'
+import { createUser } from '../../support/factories.ts'
 import { onboardedCreator, type PaymentsServer, startPaymentsServer } from '../../support/payments-server.ts'
 
 let shop: PaymentsServer
@@ -138,6 +140,37 @@ describe('a payout refused, then a dispute before its retry', () => {
       available: 0,
       paidOut: february.shareMinor,
     })
+    await expectLedgerBalanced()
+  })
+})
+
+describe('a payout refused, then a staff refund before its retry', () => {
+  it('is retried without the refunded share, which the refund took back from available', async () => {
+    const { creator, accountId } = await onboardedCreator(shop, 'pro')
+    const refunded = await sell(db(), [await ownedCourse(db(), creator.id, 4000)])
+    await sell(db(), [await ownedCourse(db(), creator.id, 6000)]) // kept
+    await releaseAllDueHolds(db(), new Date(clock.nowMs() + 31 * DAY))
+    const opened = (await balanceOf(creator.id)).available
+    shop.fake.connect.failNextTransfer('You have insufficient available funds in your Stripe account.', 400)
+    await run('2031-01')
+
+    const admin = await createUser(db(), { role: 'admin' })
+    await refundOrder(
+      db(),
+      {
+        orderId: refunded.orderId,
+        lineIds: refunded.lineIds,
+        reference: 'BANK-REF-FIT',
+        actor: { id: admin.id, email: admin.email },
+      },
+      null,
+    )
+    const left = (await balanceOf(creator.id)).available
+    expect(left).toBeLessThan(opened)
+
+    expect(await run('2031-01')).toMatchObject({ lowered: 1, paid: 1 })
+    expect(transferredTo(accountId)).toBe(left)
+    expect(await balanceOf(creator.id)).toEqual({ pending: 0, available: 0, paidOut: left })
     await expectLedgerBalanced()
   })
 })
