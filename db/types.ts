@@ -1465,6 +1465,11 @@ export interface CreatorPayoutsTable {
   stripe_transfer_id: string | null
   attempts: Generated<number>
   last_error: string | null
+  /**
+   * The idempotency key the transfer was last asked with (decision 0127): a new one for a try after a refusal, the same
+   * one after no answer. Null on rows older than migration 2026_12_25_0000 (their key was `payout:…` without a suffix).
+   */
+  transfer_key: string | null
   claimed_at: Date | null
   paid_at: Date | null
   created_at: CreatedAt

@@ -100,7 +100,7 @@ import * as m220200 from './2026_12_22_0200_learning_server_clock.ts'
 import * as m230100 from './2026_12_23_0100_tus_upload_locks.ts'
 import * as m230300 from './2026_12_23_0300_premium_watch_clock.ts'
 import * as m240000 from './2026_12_24_0000_dispute_holds.ts'
-import * as m250000 from './2026_12_25_0000_payout_withdrawn.ts'
+import * as m250000 from './2026_12_25_0000_payout_fit_and_keys.ts'
 
 export const migrations: Record<string, Migration> = {
   '2026_11_22_0900_catalog': m0900,
@@ -203,5 +203,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_23_0100_tus_upload_locks': m230100,
   '2026_12_23_0300_premium_watch_clock': m230300,
   '2026_12_24_0000_dispute_holds': m240000,
-  '2026_12_25_0000_payout_withdrawn': m250000,
+  '2026_12_25_0000_payout_fit_and_keys': m250000,
 }

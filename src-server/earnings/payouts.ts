@@ -5,6 +5,8 @@
 // 'failed' (retried up to a limit, then given up for staff); a try with no answer, which Stripe may have made, leaves
 // it 'unconfirmed': still claimed and claimable by every later run, which looks the transfer up before sending again.
 // A payout not yet made is lowered to what its creator still has before each send (decision 0127).
+
+import { sql } from 'kysely'
 import type { Currency } from '../../src-shared/money.ts'
 import type { DB } from '../kernel/db.ts'
 import { post } from './ledger.ts'
@@ -158,16 +160,33 @@ export interface ClaimedPayout {
   amountMinor: number
   stripeAccountId: string
   attempts: number
+  /** The Stripe transfer's idempotency key for this try. */
+  transferKey: string
 }
+
+export const payoutKey = (payout: { creatorId: string; month: string; currency: string }) =>
+  `payout:${payout.creatorId}:${payout.month}:${payout.currency}`
 
 /**
  * Claims the payouts still to send (new, failed under the try limit, unconfirmed whatever its tries, or stale): each
- * claim succeeds for one worker.
+ * claim succeeds for one worker. The claim also picks the transfer's idempotency key (decision 0127): a payout never
+ * tried, or refused (nothing made), gets a new key ending in its try's number, since Stripe keeps a refused request's
+ * answer under its key for 24 hours and would refuse a retry with it unheard; one Stripe may have made (no answer, or
+ * a crashed 'sending') keeps its last key, so a retry is the same transfer. A row from before the keys were kept used
+ * `payoutKey` itself.
  */
 export async function claimPayouts(db: DB, now: Date, maxAttempts: number): Promise<ClaimedPayout[]> {
+  const baseKey = sql<string>`'payout:' || creator_id || ':' || month || ':' || currency`
   const rows = await db
     .updateTable('creator_payouts')
-    .set((eb) => ({ status: 'sending', claimed_at: now, attempts: eb('attempts', '+', 1) }))
+    .set((eb) => ({
+      status: 'sending',
+      claimed_at: now,
+      attempts: eb('attempts', '+', 1),
+      // SET reads the row as it was: a fresh key only where no transfer can exist.
+      transfer_key: sql<string>`case when status in ('pending', 'failed')
+        then ${baseKey} || ':' || (attempts + 1) else coalesce(transfer_key, ${baseKey}) end`,
+    }))
     .where((eb) =>
       eb.or([
         eb('status', 'in', ['pending', 'unconfirmed']),
@@ -175,7 +194,16 @@ export async function claimPayouts(db: DB, now: Date, maxAttempts: number): Prom
         eb.and([eb('status', '=', 'sending'), eb('claimed_at', '<', new Date(now.getTime() - STALE_SENDING_MS))]),
       ]),
     )
-    .returning(['id', 'creator_id', 'month', 'currency', 'amount_minor', 'stripe_account_id', 'attempts'])
+    .returning([
+      'id',
+      'creator_id',
+      'month',
+      'currency',
+      'amount_minor',
+      'stripe_account_id',
+      'attempts',
+      'transfer_key',
+    ])
     .execute()
   return rows.map((row) => ({
     id: row.id,
@@ -185,18 +213,9 @@ export async function claimPayouts(db: DB, now: Date, maxAttempts: number): Prom
     amountMinor: row.amount_minor,
     stripeAccountId: row.stripe_account_id,
     attempts: row.attempts,
+    transferKey: row.transfer_key ?? payoutKey({ creatorId: row.creator_id, month: row.month, currency: row.currency }),
   }))
 }
-
-export const payoutKey = (payout: { creatorId: string; month: string; currency: string }) =>
-  `payout:${payout.creatorId}:${payout.month}:${payout.currency}`
-
-/**
- * The Stripe transfer's idempotency key: the payout's, with its amount, since a payout lowered after a refused try
- * (`fitPayoutsToBalance`) is a new request, and Stripe keeps a refused request's answer under its key for 24 hours.
- */
-export const transferKey = (payout: { creatorId: string; month: string; currency: string; amountMinor: number }) =>
-  `${payoutKey(payout)}:${payout.amountMinor}`
 
 /** Stripe confirmed the transfer: the payout is paid and the ledger moves its amount to paid out, together. */
 export async function markPayoutPaid(db: DB, payout: ClaimedPayout, transferId: string, now: Date): Promise<void> {

@@ -24,7 +24,6 @@ import {
   payoutBalances,
   payoutsPaused,
   recordTransferReversal,
-  transferKey,
 } from '../earnings/payouts.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
@@ -202,7 +201,7 @@ export async function runPayouts(
               transferGroup,
               metadata: { creator_id: payout.creatorId, month: payout.month, payout_id: payout.id },
             },
-            transferKey(payout),
+            payout.transferKey,
           )
           .catch((error: unknown) => {
             refused = stripeRefused(error)
