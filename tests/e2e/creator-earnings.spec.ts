@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises'
 import { fitPayoutsToBalance, openPayout, payoutBalances } from '../../src-server/earnings/payouts.ts'
 import { releaseDueHolds } from '../../src-server/earnings/shares.ts'
 import { PAYOUT_MAX_ATTEMPTS } from '../../src-server/flows/creator-payouts.ts'
+import type { DB } from '../../src-server/kernel/db.ts'
 import { createCreator } from '../support/creator-courses.ts'
 import { ownedCourse, sell } from '../support/earnings.ts'
 import { createUser } from '../support/factories.ts'
@@ -103,18 +104,24 @@ test('a creator without a live plan is told the fee they pay, not that they are 
   await expect(intro).not.toContainText('your Basic plan')
 })
 
-test('a card dispute holds the sale’s share back until the dispute is won', async ({ page, db, baseURL }) => {
-  const creator = await createCreator(db, { plan: 'pro' })
-  const title = `Disputed Course ${Date.now().toString(36)}`
-  const course = await ownedCourse(db, creator.id, 3000, title)
+/** A card sale whose refund window is over: its shares released as the hourly job would. */
+async function cardSaleReleased(db: DB, creatorId: string, priceMinor: number, title?: string) {
+  const course = await ownedCourse(db, creatorId, priceMinor, title)
   const order = await paidCardOrder(db, (await createUser(db)).id, [course])
-  // This sale's refund window is over: its share ($30.00 less Pro's 5 %) is released as the hourly job would.
   await db
     .updateTable('earning_shares')
     .set({ hold_until: new Date(Date.now() - 1000) })
     .where('order_id', '=', order.orderId)
     .execute()
   await releaseDueHolds(db, new Date())
+  return order
+}
+
+test('a card dispute holds the sale’s share back until the dispute is won', async ({ page, db, baseURL }) => {
+  const creator = await createCreator(db, { plan: 'pro' })
+  const title = `Disputed Course ${Date.now().toString(36)}`
+  // This sale's refund window is over: its share ($30.00 less Pro's 5 %) is released.
+  const order = await cardSaleReleased(db, creator.id, 3000, title)
   await signInAs(page, baseURL as string, db, creator)
   await page.goto('/studio/earnings')
   const usd = page.getByLabel('Balances in USD')
@@ -150,14 +157,7 @@ test('a payout Stripe refused is withdrawn when a dispute holds all it claimed; 
       details_submitted: true,
     })
     .execute()
-  const course = await ownedCourse(db, creator.id, 3000)
-  const order = await paidCardOrder(db, (await createUser(db)).id, [course])
-  await db
-    .updateTable('earning_shares')
-    .set({ hold_until: new Date(Date.now() - 1000) })
-    .where('order_id', '=', order.orderId)
-    .execute()
-  await releaseDueHolds(db, new Date())
+  const order = await cardSaleReleased(db, creator.id, 3000)
   // The month's payout of the $28.50 was opened and Stripe refused its transfer (nothing made; to be retried).
   const [balance] = await payoutBalances(db, PAYOUT_MAX_ATTEMPTS, { creatorId: creator.id, currency: 'USD' })
   expect(balance?.availableMinor).toBe(2850)
