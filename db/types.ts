@@ -1466,8 +1466,9 @@ export interface CreatorPayoutsTable {
   attempts: Generated<number>
   last_error: string | null
   /**
-   * The idempotency key the transfer was last asked with (decision 0127): a new one for a try after a refusal, the same
-   * one after no answer. Null on rows older than migration 2026_12_25_0000 (their key was `payout:…` without a suffix).
+   * The idempotency key the next try must use again, because the last one got no answer and Stripe would answer it with
+   * the transfer if it made one (decision 0127). Null when the next try takes a new key: never tried, or Stripe
+   * answered the last try (a refusal, a server error) and keeps that answer under its key.
    */
   transfer_key: string | null
   claimed_at: Date | null

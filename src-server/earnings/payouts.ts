@@ -169,23 +169,21 @@ export const payoutKey = (payout: { creatorId: string; month: string; currency: 
 
 /**
  * Claims the payouts still to send (new, failed under the try limit, unconfirmed whatever its tries, or stale): each
- * claim succeeds for one worker. The claim also picks the transfer's idempotency key (decision 0127): a payout never
- * tried, or refused (nothing made), gets a new key ending in its try's number, since Stripe keeps a refused request's
- * answer under its key for 24 hours and would refuse a retry with it unheard; one Stripe may have made (no answer, or
- * a crashed 'sending') keeps its last key, so a retry is the same transfer. A row from before the keys were kept used
- * `payoutKey` itself.
+ * claim succeeds for one worker. The claim also gives the try its transfer's idempotency key (decision 0127): the key
+ * the payout keeps, if its last try may have made a transfer Stripe would answer for under it (no answer, or a crashed
+ * 'sending'), else a new one ending in the try's number. A key Stripe answered with a refusal or a server error is
+ * spent (`markPayoutNotPaid`): Stripe keeps that answer under it for 24 hours and would give it back untried.
  */
 export async function claimPayouts(db: DB, now: Date, maxAttempts: number): Promise<ClaimedPayout[]> {
-  const baseKey = sql<string>`'payout:' || creator_id || ':' || month || ':' || currency`
   const rows = await db
     .updateTable('creator_payouts')
     .set((eb) => ({
       status: 'sending',
       claimed_at: now,
       attempts: eb('attempts', '+', 1),
-      // SET reads the row as it was: a fresh key only where no transfer can exist.
-      transfer_key: sql<string>`case when status in ('pending', 'failed')
-        then ${baseKey} || ':' || (attempts + 1) else coalesce(transfer_key, ${baseKey}) end`,
+      // SET reads the row as it was: `attempts + 1` is this try's number.
+      transfer_key: sql<string>`coalesce(transfer_key,
+        'payout:' || creator_id || ':' || month || ':' || currency || ':' || (attempts + 1))`,
     }))
     .where((eb) =>
       eb.or([
@@ -213,7 +211,8 @@ export async function claimPayouts(db: DB, now: Date, maxAttempts: number): Prom
     amountMinor: row.amount_minor,
     stripeAccountId: row.stripe_account_id,
     attempts: row.attempts,
-    transferKey: row.transfer_key ?? payoutKey({ creatorId: row.creator_id, month: row.month, currency: row.currency }),
+    // Set by this claim.
+    transferKey: row.transfer_key as string,
   }))
 }
 
@@ -242,17 +241,22 @@ export async function markPayoutPaid(db: DB, payout: ClaimedPayout, transferId: 
 /**
  * A try that did not pay: 'failed' when Stripe refused it (nothing was made), 'unconfirmed' when Stripe may have made
  * the transfer without our hearing so (no answer, a server error): that one keeps its amount claimed and is never given
- * up, since sending its amount again in another payout could pay it twice.
+ * up, since sending its amount again in another payout could pay it twice. `keySpent`: Stripe answered the try (a
+ * refusal, a server error) and keeps that answer under its key, so the next try takes a new key, after looking the
+ * transfer up; a try with no answer keeps its key, under which Stripe answers with the transfer if it made one.
  */
 export async function markPayoutNotPaid(
   db: DB,
   payoutId: string,
-  status: 'failed' | 'unconfirmed',
-  error: string,
+  outcome: { status: 'failed' | 'unconfirmed'; error: string; keySpent: boolean },
 ): Promise<void> {
   await db
     .updateTable('creator_payouts')
-    .set({ status, last_error: error.slice(0, 500) })
+    .set({
+      status: outcome.status,
+      last_error: outcome.error.slice(0, 500),
+      ...(outcome.keySpent ? { transfer_key: null } : {}),
+    })
     .where('id', '=', payoutId)
     .execute()
 }

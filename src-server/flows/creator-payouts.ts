@@ -29,7 +29,7 @@ import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { type Applied, ignored, PROCESSED } from '../payments/event-outcome.ts'
-import { type StripeApi, stripeRefused } from '../payments/stripe.ts'
+import { type StripeApi, stripeAnsweredServerError, stripeRefused } from '../payments/stripe.ts'
 import type { EventOf } from '../payments/stripe-event.ts'
 import type { StripeConnectedAccount } from '../payments/stripe-schemas.ts'
 
@@ -181,11 +181,12 @@ export async function runPayouts(
     // made nothing. Anything else (no answer, a server error, a failed lookup, the ledger write failing after the
     // transfer) may leave a transfer behind, so the payout is not given up and its amount is not paid out again.
     let refused = false
+    let keySpent = false
     try {
       // A retry (a failed or unconfirmed try, or a 'sending' row a crashed worker left) first looks for the transfer an
       // earlier try may have made without hearing back: the idempotency key alone covers only the 24 hours Stripe keeps
       // it, and a payout not paid is retried by next month's run too. Found, it is recorded; not found, it is sent with
-      // the same key.
+      // the key the claim gave it (the same one unless Stripe answered the last try, decision 0127).
       const earlier =
         payout.attempts > 1
           ? await api.findPayoutTransfer({ accountId: payout.stripeAccountId, transferGroup, payoutId: payout.id })
@@ -205,13 +206,14 @@ export async function runPayouts(
           )
           .catch((error: unknown) => {
             refused = stripeRefused(error)
+            keySpent = refused || stripeAnsweredServerError(error)
             throw error
           }))
       await markPayoutPaid(db, payout, transfer.id, now)
       paid++
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error)
-      await markPayoutNotPaid(db, payout.id, refused ? 'failed' : 'unconfirmed', message)
+      await markPayoutNotPaid(db, payout.id, { status: refused ? 'failed' : 'unconfirmed', error: message, keySpent })
       if (refused) failed++
       else unconfirmed++
     }

@@ -185,6 +185,16 @@ export function stripeRefused(error: unknown): boolean {
   )
 }
 
+/**
+ * Whether Stripe answered a call with a server error (5xx). Stripe keeps that answer under the call's idempotency key
+ * for 24 hours, so a retry with the key hears it again without Stripe trying anything; whether the call made anything
+ * is unknown (look it up).
+ */
+export function stripeAnsweredServerError(error: unknown): boolean {
+  const { statusCode } = (error ?? {}) as { statusCode?: unknown }
+  return typeof statusCode === 'number' && statusCode >= 500
+}
+
 export function createStripeApi(settings: StripeSettings): StripeApi {
   const base = settings.apiUrl ? new URL(settings.apiUrl) : null
   let client: Promise<Stripe> | undefined

@@ -107,8 +107,8 @@ export interface FakeConnect {
   /** Stripe asks for more (e.g. a document) with a deadline: payouts stop until it is given. */
   requireMore(accountId: string, fields: string[], deadline?: number): FakeAccount
   /**
-   * The next transfer create answers with this Stripe error (an outage, say); later ones run on. As Stripe does, a
-   * refusal (4xx) is kept under the request's idempotency key: a retry with that key gets it again until keys expire.
+   * The next transfer create answers with this Stripe error (an outage, say); later ones run on. As Stripe does, the
+   * answer is kept under the request's idempotency key: a retry with that key gets it again until keys expire.
    */
   failNextTransfer(message?: string, status?: number): void
   /**
@@ -247,8 +247,7 @@ export function createConnect(baseUrl: () => string, queue: Queue) {
   /**
    * Stripe's idempotency: the same key and parameters answer the first result; other parameters are refused. Stripe
    * saves the result of a request its endpoint began to execute, success or failure; only a request whose parameters
-   * failed validation saves nothing. `keepFailures` (transfers) keeps a refusal (4xx) too. Stripe keeps a 500 as well;
-   * this fake does not yet (decision 0127 says what that leaves open).
+   * failed validation saves nothing. `keepFailures` (transfers) keeps failures too: a refusal, a server error.
    */
   function idempotent(
     key: string | undefined,
@@ -270,7 +269,7 @@ export function createConnect(baseUrl: () => string, queue: Queue) {
       return { status: seen.status, body: seen.answer }
     }
     const answer = create()
-    if (answer && (answer.status === 200 || (keepFailures && answer.status < 500 && !failedValidation(answer)))) {
+    if (answer && (answer.status === 200 || (keepFailures && !failedValidation(answer)))) {
       byKey.set(key, { params: signature, status: answer.status, answer: answer.body })
     }
     return answer

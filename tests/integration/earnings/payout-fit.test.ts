@@ -196,3 +196,34 @@ describe('a payout Stripe may have made, then a dispute', () => {
     await expectLedgerBalanced()
   })
 })
+
+describe('the idempotency key of a retry', () => {
+  const keyOf = async (creatorId: string) =>
+    (
+      await db()
+        .selectFrom('creator_payouts')
+        .select('transfer_key')
+        .where('creator_id', '=', creatorId)
+        .executeTakeFirstOrThrow()
+    ).transfer_key
+
+  it('is the same after no answer, under which Stripe would answer with the transfer it made', async () => {
+    const { creator, accountId, sales } = await creatorWithSales([7000])
+    shop.fake.connect.loseNextTransferAnswer('reset')
+    expect(await run('2031-01')).toMatchObject({ unconfirmed: 1 })
+    expect(await keyOf(creator.id)).toBe(`payout:${creator.id}:2031-01:USD:1`)
+    expect(await run('2031-01')).toMatchObject({ paid: 1 })
+    expect(await keyOf(creator.id)).toBe(`payout:${creator.id}:2031-01:USD:1`)
+    expect(transfersTo(accountId).map((transfer) => transfer.amount)).toEqual([sales[0]!.shareMinor])
+  })
+
+  it('is new after a server error, whose answer Stripe keeps under the old key', async () => {
+    const { creator, accountId, sales } = await creatorWithSales([7000])
+    shop.fake.connect.failNextTransfer('An error occurred with our connection to Stripe.', 500)
+    expect(await run('2031-01')).toMatchObject({ unconfirmed: 1 })
+    expect(await keyOf(creator.id)).toBeNull()
+    expect(await run('2031-01')).toMatchObject({ paid: 1 })
+    expect(await keyOf(creator.id)).toBe(`payout:${creator.id}:2031-01:USD:2`)
+    expect(transfersTo(accountId).map((transfer) => transfer.amount)).toEqual([sales[0]!.shareMinor])
+  })
+})
