@@ -1,6 +1,6 @@
 // Monthly payouts of creators' available balances. A payout row per creator, month and currency is the claim: two
-// workers cannot both create it, only one can move it to 'sending', and its key names the Stripe transfer's
-// idempotency key, so a retry after a lost answer (or a crash mid-call) is the same transfer. The ledger moves the
+// workers cannot both create it, only one can move it to 'sending', and it keeps the Stripe transfer's idempotency
+// key, so a retry after a lost answer (or a crash mid-call) is the same transfer. The ledger moves the
 // amount from available to paid out only when Stripe confirms the transfer. A try Stripe refused leaves the payout
 // 'failed' (retried up to a limit, then given up for staff); a try with no answer, which Stripe may have made, leaves
 // it 'unconfirmed': still claimed and claimable by every later run, which looks the transfer up before sending again.
@@ -71,15 +71,6 @@ export async function payoutBalances(
 /** The balances (`payoutBalances`) free to pay and at least the threshold: the month's payouts to open. */
 export const payable = (balances: PayoutCandidate[], thresholdMinor: number): PayoutCandidate[] =>
   balances.filter((row) => row.availableMinor > 0 && row.availableMinor >= thresholdMinor)
-
-/** Creators with a ready account and at least the threshold free to pay now. */
-export async function payoutCandidates(
-  db: DB,
-  thresholdMinor: number,
-  maxAttempts: number,
-): Promise<PayoutCandidate[]> {
-  return payable(await payoutBalances(db, maxAttempts), thresholdMinor)
-}
 
 export interface FittedPayouts {
   /** Payouts sent for less than they were opened with. */
@@ -181,7 +172,8 @@ export async function claimPayouts(db: DB, now: Date, maxAttempts: number): Prom
       status: 'sending',
       claimed_at: now,
       attempts: eb('attempts', '+', 1),
-      // SET reads the row as it was: `attempts + 1` is this try's number.
+      // SET reads the row as it was: `attempts + 1` is this try's number. The new key is `payoutKey` and the try's
+      // number, written in SQL so the claim stores it with the row.
       transfer_key: sql<string>`coalesce(transfer_key,
         'payout:' || creator_id || ':' || month || ':' || currency || ':' || (attempts + 1))`,
     }))

@@ -4,7 +4,7 @@
 // lost in part: the creators' again; lost whole: taken back from pending, the chargeback fee from available).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { creatorBalances, ledgerTotals } from '../../../src-server/earnings/balances.ts'
-import { payoutCandidates } from '../../../src-server/earnings/payouts.ts'
+import { payable, payoutBalances } from '../../../src-server/earnings/payouts.ts'
 import { releaseDueHolds } from '../../../src-server/earnings/shares.ts'
 import { creatorEntries } from '../../../src-server/earnings/statements.ts'
 import { settleProcessorFees } from '../../../src-server/flows/processor-fees.ts'
@@ -56,7 +56,7 @@ const balanceOf = async (creatorId: string) => {
 
 /** What the month's payout run would pay the creator now (0: left out). */
 const payableTo = async (creatorId: string) =>
-  (await payoutCandidates(db(), 1, 3)).find((candidate) => candidate.creatorId === creatorId)?.availableMinor ?? 0
+  payable(await payoutBalances(db(), 3), 1).find((candidate) => candidate.creatorId === creatorId)?.availableMinor ?? 0
 
 const descriptions = async (creatorId: string) =>
   (await creatorEntries(db(), creatorId, 1, 20)).entries.map((entry) => entry.description)

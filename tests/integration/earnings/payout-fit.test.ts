@@ -4,7 +4,7 @@
 // available balance went below zero by it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { creatorBalances, ledgerTotals } from '../../../src-server/earnings/balances.ts'
-import { openPayout, payoutCandidates } from '../../../src-server/earnings/payouts.ts'
+import { openPayout, payable, payoutBalances } from '../../../src-server/earnings/payouts.ts'
 import { releaseAllDueHolds } from '../../../src-server/flows/creator-earnings.ts'
 import { PAYOUT_MAX_ATTEMPTS, runPayouts } from '../../../src-server/flows/creator-payouts.ts'
 import { refundOrder } from '../../../src-server/flows/refunds.ts'
@@ -122,7 +122,7 @@ describe('a payout refused, then a dispute before its retry', () => {
     const { creator, accountId, sales } = await creatorWithSales([8000])
     const [january] = sales
     const open = async (month: string) => {
-      for (const candidate of await payoutCandidates(db(), 1, PAYOUT_MAX_ATTEMPTS)) {
+      for (const candidate of payable(await payoutBalances(db(), PAYOUT_MAX_ATTEMPTS), 1)) {
         if (candidate.creatorId === creator.id) await openPayout(db(), candidate, month)
       }
     }
