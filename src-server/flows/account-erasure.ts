@@ -113,7 +113,7 @@ export async function deleteStripeCustomers(deps: Pick<DeletionJobDeps, 'db' | '
  * no error, so a rerun is safe).
  */
 export async function eraseAccount(
-  deps: Pick<DeletionJobDeps, 'db' | 'storage' | 'publicUrl'>,
+  deps: Pick<DeletionJobDeps, 'db' | 'storage' | 'publicUrl' | 'log'>,
   userId: string,
   now = clock.now(),
 ) {
@@ -156,12 +156,27 @@ export async function eraseAccount(
     return { keys: erased.keys, imageUrls: [person.avatar_url, ...erased.imageUrls] }
   })
   if (!files) return false
-  for (const key of files.keys) await deps.storage.remove(key)
-  for (const url of files.imageUrls) {
-    const key = url ? deps.storage.keyFromUrl(url) : null
-    if (key) await deps.storage.remove(key)
-  }
+  const imageKeys = files.imageUrls.map((url) => (url ? deps.storage.keyFromUrl(url) : null))
+  await removeErasedFiles(deps, userId, [...files.keys, ...imageKeys.filter((key) => key !== null)])
   return true
+}
+
+/**
+ * Removes an erased person's files one by one. The erasure has committed, so no rerun would find them again: a file
+ * storage fails to remove is logged and left to the daily storage sweep (no row points at it any more), and the
+ * others still go.
+ */
+async function removeErasedFiles(deps: Pick<DeletionJobDeps, 'storage' | 'log'>, userId: string, keys: string[]) {
+  for (const key of keys) {
+    try {
+      await deps.storage.remove(key)
+    } catch (error) {
+      deps.log.error(
+        { err: error, userId, key },
+        'an erased person’s file was not removed; the storage sweep removes it',
+      )
+    }
+  }
 }
 
 /**

@@ -22,6 +22,7 @@ import { changeTeamRole } from '../../../src-server/flows/team-members.ts'
 import { advanceClock, now, resetClock } from '../../../src-server/kernel/clock.ts'
 import { UPLOAD_PREFIXES } from '../../../src-server/storage/keys.ts'
 import { createLocalStorage, UPLOADS_PREFIX } from '../../../src-server/storage/storage.ts'
+import { sweepUnreferencedUploads } from '../../../src-server/storage/sweep.ts'
 import { ACCOUNT_DELETION_COOL_OFF_DAYS } from '../../../src-shared/retention.ts'
 import { createCreator, createCreatorCourse } from '../../support/creator-courses.ts'
 import { createTestDatabase, type TestDatabase } from '../../support/db.ts'
@@ -513,6 +514,48 @@ describe('delete my account', () => {
     expect(
       await db().selectFrom('gifts').select('claimed_by').where('order_id', '=', giftOrder).executeTakeFirstOrThrow(),
     ).toEqual({ claimed_by: creator.id })
+  })
+
+  it('removes every file storage still takes when one removal fails, and leaves that one to the storage sweep', async () => {
+    const stamp = Date.now().toString(36)
+    const creator = await createCreator(db())
+    const local = createLocalStorage(UPLOADS_ROOT)
+    const avatar = `${UPLOAD_PREFIXES.avatars}users/fail-${stamp}.png`
+    const photo = `${UPLOAD_PREFIXES.avatars}instructors/ok-${stamp}.png`
+    for (const key of [avatar, photo]) await local.put(key, Buffer.from('x'), 'image/png')
+    await db()
+      .updateTable('users')
+      .set({ avatar_url: `${UPLOADS_PREFIX}${avatar}` })
+      .where('id', '=', creator.id)
+      .execute()
+    await db()
+      .updateTable('instructors')
+      .set({ image_url: `${UPLOADS_PREFIX}${photo}` })
+      .where('user_id', '=', creator.id)
+      .execute()
+    await (await callerAs(db(), creator)).privacy.requestDeletion({ password: creator.password })
+    await advanceClock(ACCOUNT_DELETION_COOL_OFF_DAYS * DAY + 3600)
+
+    // The disk refuses the avatar's removal (listed first: the person's own photo).
+    const refusing = {
+      ...local,
+      remove: (key: string) => (key === avatar ? Promise.reject(new Error('EIO')) : local.remove(key)),
+    }
+    const logged: string[] = []
+    const result = await runAccountDeletions({
+      db: db(),
+      storage: refusing,
+      log: { info: () => {}, error: (_fields: object, message: string) => logged.push(message) },
+      publicUrl: 'http://storefront.test',
+    })
+    expect(result).toMatchObject({ erased: 1, failed: 0 })
+    expect(await local.size(photo)).toBeNull()
+    expect(await local.size(avatar)).toBe(1)
+    expect(logged).toEqual(['an erased person’s file was not removed; the storage sweep removes it'])
+    // No row points at it any more: the sweep takes it once it is old enough.
+    const swept = await sweepUnreferencedUploads({ db: db(), storage: local, olderThan: new Date(Date.now() + 60_000) })
+    expect(swept.deleted).toContain(avatar)
+    expect(await local.size(avatar)).toBeNull()
   })
 
   it('leaves an erased staff member’s address in no audit entry, and their open work to the others', async () => {

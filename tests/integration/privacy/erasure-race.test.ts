@@ -37,7 +37,12 @@ describe('erasure and a sale at once', () => {
     await advanceClock(ACCOUNT_DELETION_COOL_OFF_DAYS * 86_400 + 3600)
 
     // The bank transfer is recorded (its transaction still open) while the deletion job reaches the creator.
-    const deps = { db: db(), storage: createLocalStorage('/tmp/erasure-race-uploads'), publicUrl: 'http://x.test' }
+    const deps = {
+      db: db(),
+      storage: createLocalStorage('/tmp/erasure-race-uploads'),
+      publicUrl: 'http://x.test',
+      log: { info() {}, error() {} },
+    }
     const erased = await whileHeld(
       db(),
       (trx) => markPaid(trx, order, { source: 'staff' }),
