@@ -1040,6 +1040,11 @@ export interface CourseInstructorInvitesTable extends CreatorInviteColumns {
   course_id: string
 }
 
+/** A school's invitation to take one of its courses (decision 0128): the REST API's enrolment of someone new. */
+export interface CourseEnrolmentInvitesTable extends CreatorInviteColumns {
+  course_id: string
+}
+
 /** A creator's school: its public page /s/{slug}; one per creator (the owner). */
 export interface SchoolsTable {
   id: Generated<string>
@@ -1990,6 +1995,7 @@ export interface Database {
   course_submissions: CourseSubmissionsTable
   course_drafts: CourseDraftsTable
   course_instructor_invites: CourseInstructorInvitesTable
+  course_enrolment_invites: CourseEnrolmentInvitesTable
   schools: SchoolsTable
   school_members: SchoolMembersTable
   school_sso: SchoolSsoTable

@@ -36,6 +36,7 @@ import { Route as TwoFactorRouteImport } from './routes/two-factor'
 import { Route as VerifyEmailRouteImport } from './routes/verify-email'
 import { Route as AuthAccountRouteImport } from './routes/_auth/account'
 import { Route as AuthCourseInviteRouteImport } from './routes/_auth/course-invite'
+import { Route as AuthEnrolmentInviteRouteImport } from './routes/_auth/enrolment-invite'
 import { Route as AuthHandoffRouteImport } from './routes/_auth/handoff'
 import { Route as AuthLiveRouteImport } from './routes/_auth/live'
 import { Route as AuthSchoolInviteRouteImport } from './routes/_auth/school-invite'
@@ -251,6 +252,11 @@ const AuthAccountRoute = AuthAccountRouteImport.update({
 const AuthCourseInviteRoute = AuthCourseInviteRouteImport.update({
   id: '/course-invite',
   path: '/course-invite',
+  getParentRoute: () => AuthRoute,
+} as any)
+const AuthEnrolmentInviteRoute = AuthEnrolmentInviteRouteImport.update({
+  id: '/enrolment-invite',
+  path: '/enrolment-invite',
   getParentRoute: () => AuthRoute,
 } as any)
 const AuthHandoffRoute = AuthHandoffRouteImport.update({
@@ -704,6 +710,7 @@ export interface FileRoutesByFullPath {
   '/verify-email': typeof VerifyEmailRoute
   '/account': typeof AuthAccountRoute
   '/course-invite': typeof AuthCourseInviteRoute
+  '/enrolment-invite': typeof AuthEnrolmentInviteRoute
   '/handoff': typeof AuthHandoffRoute
   '/live': typeof AuthLiveRoute
   '/school-invite': typeof AuthSchoolInviteRoute
@@ -813,6 +820,7 @@ export interface FileRoutesByTo {
   '/verify-email': typeof VerifyEmailRoute
   '/account': typeof AuthAccountRoute
   '/course-invite': typeof AuthCourseInviteRoute
+  '/enrolment-invite': typeof AuthEnrolmentInviteRoute
   '/handoff': typeof AuthHandoffRoute
   '/live': typeof AuthLiveRoute
   '/school-invite': typeof AuthSchoolInviteRoute
@@ -923,6 +931,7 @@ export interface FileRoutesById {
   '/verify-email': typeof VerifyEmailRoute
   '/_auth/account': typeof AuthAccountRoute
   '/_auth/course-invite': typeof AuthCourseInviteRoute
+  '/_auth/enrolment-invite': typeof AuthEnrolmentInviteRoute
   '/_auth/handoff': typeof AuthHandoffRoute
   '/_auth/live': typeof AuthLiveRoute
   '/_auth/school-invite': typeof AuthSchoolInviteRoute
@@ -1035,6 +1044,7 @@ export interface FileRouteTypes {
     | '/verify-email'
     | '/account'
     | '/course-invite'
+    | '/enrolment-invite'
     | '/handoff'
     | '/live'
     | '/school-invite'
@@ -1144,6 +1154,7 @@ export interface FileRouteTypes {
     | '/verify-email'
     | '/account'
     | '/course-invite'
+    | '/enrolment-invite'
     | '/handoff'
     | '/live'
     | '/school-invite'
@@ -1253,6 +1264,7 @@ export interface FileRouteTypes {
     | '/verify-email'
     | '/_auth/account'
     | '/_auth/course-invite'
+    | '/_auth/enrolment-invite'
     | '/_auth/handoff'
     | '/_auth/live'
     | '/_auth/school-invite'
@@ -1575,6 +1587,13 @@ declare module '@tanstack/react-router' {
       path: '/course-invite'
       fullPath: '/course-invite'
       preLoaderRoute: typeof AuthCourseInviteRouteImport
+      parentRoute: typeof AuthRoute
+    }
+    '/_auth/enrolment-invite': {
+      id: '/_auth/enrolment-invite'
+      path: '/enrolment-invite'
+      fullPath: '/enrolment-invite'
+      preLoaderRoute: typeof AuthEnrolmentInviteRouteImport
       parentRoute: typeof AuthRoute
     }
     '/_auth/handoff': {
@@ -2225,6 +2244,7 @@ const StudioRouteRouteWithChildren = StudioRouteRoute._addFileChildren(
 interface AuthRouteChildren {
   AuthAccountRoute: typeof AuthAccountRoute
   AuthCourseInviteRoute: typeof AuthCourseInviteRoute
+  AuthEnrolmentInviteRoute: typeof AuthEnrolmentInviteRoute
   AuthHandoffRoute: typeof AuthHandoffRoute
   AuthLiveRoute: typeof AuthLiveRoute
   AuthSchoolInviteRoute: typeof AuthSchoolInviteRoute
@@ -2244,6 +2264,7 @@ interface AuthRouteChildren {
 const AuthRouteChildren: AuthRouteChildren = {
   AuthAccountRoute: AuthAccountRoute,
   AuthCourseInviteRoute: AuthCourseInviteRoute,
+  AuthEnrolmentInviteRoute: AuthEnrolmentInviteRoute,
   AuthHandoffRoute: AuthHandoffRoute,
   AuthLiveRoute: AuthLiveRoute,
   AuthSchoolInviteRoute: AuthSchoolInviteRoute,

@@ -101,6 +101,7 @@ import * as m230100 from './2026_12_23_0100_tus_upload_locks.ts'
 import * as m230300 from './2026_12_23_0300_premium_watch_clock.ts'
 import * as m240000 from './2026_12_24_0000_dispute_holds.ts'
 import * as m250000 from './2026_12_25_0000_payout_fit_and_keys.ts'
+import * as m260000 from './2026_12_26_0000_enrolment_invites.ts'
 
 export const migrations: Record<string, Migration> = {
   '2026_11_22_0900_catalog': m0900,
@@ -204,4 +205,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_23_0300_premium_watch_clock': m230300,
   '2026_12_24_0000_dispute_holds': m240000,
   '2026_12_25_0000_payout_fit_and_keys': m250000,
+  '2026_12_26_0000_enrolment_invites': m260000,
 }

@@ -92,6 +92,19 @@ export async function ownerLearnersAfter(
   return query.orderBy('u.id').limit(limit).execute()
 }
 
+/**
+ * The account, found by id or by address, that holds or held one of the owner's courses: a learner the school already
+ * knows (its enrolments list them); undefined for anyone else, whether or not they have an account (decision 0128).
+ */
+export async function knownLearner(db: DB, ownerId: string, who: { userId: string } | { email: string }) {
+  const query = ownerCourseGrants(db, ownerId).select('u.id').limit(1)
+  const row = await ('userId' in who
+    ? query.where('u.id', '=', who.userId)
+    : query.where((eb) => eb(eb.fn('lower', ['u.email']), '=', who.email.toLowerCase()))
+  ).executeTakeFirst()
+  return row?.id
+}
+
 /** One course grant's course, holder and source (the REST API checks the course is the school's). */
 export async function courseGrant(db: DB, grantId: string) {
   return db

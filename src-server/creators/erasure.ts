@@ -74,12 +74,21 @@ export async function endTeamPlaces(db: DB, userId: string): Promise<void> {
     .execute()
 }
 
-/** Forgets the school and course invitations the person accepted or that name their address (their account erased). */
+/**
+ * Forgets the school, course and enrolment invitations the person accepted or that name their address, and the
+ * enrolment invitations they sent as a school (their account erased): those name other people's addresses.
+ */
 export async function forgetInvitesOf(db: DB, userId: string, email: string): Promise<void> {
-  for (const table of ['school_invites', 'course_instructor_invites'] as const) {
+  for (const table of ['school_invites', 'course_instructor_invites', 'course_enrolment_invites'] as const) {
     await db
       .deleteFrom(table)
-      .where((eb) => eb.or([eb('accepted_by', '=', userId), eb(eb.fn('lower', ['email']), '=', email.toLowerCase())]))
+      .where((eb) =>
+        eb.or([
+          eb('accepted_by', '=', userId),
+          eb(eb.fn('lower', ['email']), '=', email.toLowerCase()),
+          ...(table === 'course_enrolment_invites' ? [eb('invited_by', '=', userId)] : []),
+        ]),
+      )
       .execute()
   }
 }

@@ -1,7 +1,8 @@
-// Team invitations, one machinery for both scopes: a course's co-instructors (course_instructor_invites, decision
-// 0038) and a school's team (school_invites, decision 0057). An invitation is a random token e-mailed once and stored
+// Invitations, one machinery for every scope: a course's co-instructors (course_instructor_invites, decision 0038), a
+// school's team (school_invites, decision 0057) and a school's learners-to-be (course_enrolment_invites, decision
+// 0128: the REST API's enrolment of someone the school has no enrolment of). An invitation is a random token e-mailed once and stored
 // only as its SHA-256 hash, valid 7 days, single use; a new invitation to the same address for the same course or
-// school replaces the open one. creators/ owns both tables; the flows add the people and the mail.
+// school replaces the open one. creators/ owns the tables; the flows add the people, the enrolment and the mail.
 import { sha256 } from '@oslojs/crypto/sha2'
 import { type AliasedRawBuilder, type SelectQueryBuilder, sql } from 'kysely'
 import type { Database, SchoolMemberRole } from '../../db/types.ts'
@@ -16,10 +17,11 @@ export const INVITE_TTL_MS = 7 * 24 * 60 * 60 * 1000
 const SCOPES = {
   course: { table: 'course_instructor_invites', column: 'course_id' },
   school: { table: 'school_invites', column: 'school_id' },
+  enrolment: { table: 'course_enrolment_invites', column: 'course_id' },
 } as const
 export type InviteScope = keyof typeof SCOPES
 
-/** What an invitation is to: a course (co-instructors) or a school (its team). */
+/** What an invitation is to: a course (co-instructors, or taking it) or a school (its team). */
 export interface InviteTarget<S extends InviteScope = InviteScope> {
   scope: S
   id: string
@@ -68,7 +70,7 @@ export async function createInvite(
           .returning('id')
           .executeTakeFirstOrThrow()
       : await db
-          .insertInto('course_instructor_invites')
+          .insertInto(target.scope === 'course' ? 'course_instructor_invites' : 'course_enrolment_invites')
           .values({ ...common, course_id: target.id })
           .returning('id')
           .executeTakeFirstOrThrow()

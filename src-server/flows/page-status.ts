@@ -71,6 +71,7 @@ export const PAGE_ROUTES: readonly { path: string; exists?: Exists }[] = [
     '/admin/users',
     '/studio/uploads',
     '/course-invite',
+    '/enrolment-invite',
     '/admin/course-reviews',
     '/teach',
     '/teach/apply',

@@ -2,7 +2,8 @@
 // the learners and enrolments on them, the paid lines of their orders and the owner's earnings. Lists are paged by an
 // opaque cursor (a keyset where the owner's read has one; the earnings ledger's page number otherwise). Enrolments
 // are granted and revoked through the access ledger as staff grants are (source 'staff', granted_by the key's school
-// owner), only on the school's own courses; a bought enrolment is refunded, never revoked here.
+// owner), only on the school's own courses; a bought enrolment is refunded, never revoked here. Someone the school has
+// no enrolment of yet is invited by e-mail instead (enrolment-invites.ts, decision 0128).
 
 import type { z } from 'zod'
 import { coursePrices } from '../../src-shared/course-prices.ts'
@@ -12,13 +13,14 @@ import type {
   ApiCourse,
   ApiEarning,
   ApiEnrolment,
+  ApiEnrolmentInvitation,
   ApiLearner,
   ApiLesson,
   ApiOrderLine,
   grantEnrolmentBody,
 } from '../../src-shared/schemas/api-v1.ts'
-import { courseGrant, ownerCourseGrantsAfter, ownerLearnersAfter } from '../access/course-holders.ts'
-import { grant, restore, revoke } from '../access/ledger.ts'
+import { courseGrant, knownLearner, ownerCourseGrantsAfter, ownerLearnersAfter } from '../access/course-holders.ts'
+import { revoke } from '../access/ledger.ts'
 import { courseOwners, ownerCoursesAfter } from '../catalog/creator-courses.ts'
 import { readCurriculum } from '../catalog/repository-lessons.ts'
 import { creatorEntries } from '../earnings/statements.ts'
@@ -27,7 +29,9 @@ import { decodeCursor, decodeSyncCursor, encodeCursor } from '../kernel/cursor.t
 import { type DB, inTransaction } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { ownerCourseSalesAfter } from '../orders/course-sales.ts'
-import { userEmailIs } from '../users/email.ts'
+import type { RateLimiter } from '../security/rate-limit.ts'
+import { normaliseEmail } from '../users/email.ts'
+import { grantAsSchool, inviteToCourse } from './enrolment-invites.ts'
 import { type ApiCaller, assertScope } from './school-api-keys.ts'
 
 export interface Page<T> {
@@ -199,28 +203,48 @@ async function enrolmentById(db: DB, caller: ApiCaller, grantId: string, courseI
   return toEnrolment(row)
 }
 
-/** Grants the course to the learner as the school (idempotent; a revoked school grant is given back). */
-export async function apiGrantEnrolment(db: DB, caller: ApiCaller, body: z.output<typeof grantEnrolmentBody>) {
+/**
+ * Enrols a learner the school already knows (by id or address; idempotent, a revoked school grant is given back), or
+ * invites anyone else by address (decision 0128): the answer to an address is the same whether or not it has an
+ * account here, and an id names only a learner the school already has.
+ */
+export async function apiGrantEnrolment(
+  db: DB,
+  caller: ApiCaller,
+  body: z.output<typeof grantEnrolmentBody>,
+  deps: { limiter: RateLimiter; publicUrl: string },
+) {
   assertScope(caller, 'enrolments:write')
   await assertSchoolCourse(db, caller, body.course_id)
-  let learner = db.selectFrom('users').select('id')
-  learner = body.email ? learner.where(userEmailIs(body.email)) : learner.where('id', '=', body.user_id as string)
-  const user = await learner.executeTakeFirst()
-  if (!user) {
-    throw new DomainError('not_found', 'No learner has an account with this e-mail or id: they sign up first', {
+  const email = body.email ? normaliseEmail(body.email) : null
+  const learnerId = await knownLearner(db, caller.ownerId, email ? { email } : { userId: body.user_id as string })
+  if (!learnerId && email) {
+    const invitation = await inviteToCourse(
+      db,
+      deps.limiter,
+      { ownerId: caller.ownerId, courseId: body.course_id, email },
+      deps.publicUrl,
+    )
+    return { kind: 'invited' as const, invitation: toInvitation(invitation) }
+  }
+  if (!learnerId) {
+    throw new DomainError('not_found', 'No learner of your school has this id: enrol someone new by e-mail', {
       cause: { code: 'learner_not_found' },
     })
   }
-  const { id, created } = await inTransaction(db, async (trx) => {
-    const given = await grant(trx, {
-      userId: user.id,
-      right: { kind: 'course', courseId: body.course_id },
-      source: { kind: 'staff', staffId: caller.ownerId },
-    })
-    const restored = given.created ? 0 : await restore(trx, { grantId: given.id })
-    return { id: given.id, created: given.created || restored > 0 }
-  })
-  return { created, enrolment: await enrolmentById(db, caller, id, body.course_id) }
+  const userId = learnerId
+  const { id, created } = await inTransaction(db, (trx) => grantAsSchool(trx, userId, body.course_id, caller.ownerId))
+  return { kind: 'enrolled' as const, created, enrolment: await enrolmentById(db, caller, id, body.course_id) }
+}
+
+function toInvitation(invitation: Awaited<ReturnType<typeof inviteToCourse>>): ApiEnrolmentInvitation {
+  return {
+    id: invitation.id,
+    email: invitation.email,
+    course_id: invitation.courseId,
+    status: 'invited',
+    expires_at: iso(invitation.expiresAt),
+  }
 }
 
 /** Revokes an enrolment the school granted; one bought, subscribed or free stays (a purchase is refunded instead). */

@@ -5,6 +5,7 @@ import { z } from 'zod'
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi'
 import {
   apiEnrolment,
+  apiEnrolmentInvitation,
   apiError,
   courseIdParam,
   coursePage,
@@ -103,11 +104,15 @@ export const API_V1_PATHS: ZodOpenApiPathsObject = {
       { operationId: 'listEnrolments', requestParams: { query: enrolmentListQuery } },
     ),
     post: operation(
-      'Enrol a learner in one of the school’s courses',
+      'Enrol a learner in one of the school’s courses, or invite someone new',
       'enrolments:write',
       {
         '201': json(apiEnrolment, 'Enrolled'),
         '200': json(apiEnrolment, 'Already enrolled by the school'),
+        '202': json(
+          apiEnrolmentInvitation,
+          'Invited: the address is not one of the school’s learners, with or without an account here. They are mailed an invitation (once an hour at most) and enrolled when they accept it',
+        ),
       },
       {
         operationId: 'grantEnrolment',

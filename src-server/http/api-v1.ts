@@ -79,7 +79,7 @@ function parse<T extends z.ZodType>(schema: T, value: unknown): z.output<T> {
   throw Object.assign(new Error(`${where}${issue?.message ?? 'Invalid request'}`), { apiInvalid: true })
 }
 
-/** A handler's answer with its own status (201 for a new enrolment, 200 for one that was there). */
+/** A handler's answer with its own status (201 for a new enrolment, 200 for one that was there, 202 an invitation). */
 interface Answer {
   status: number
   body: unknown
@@ -152,7 +152,12 @@ export function registerApiV1Routes(app: FastifyInstance, deps: HttpDeps, option
     `${p}/enrolments`,
     api,
     withKey(async (c, r) => {
-      const result = await apiGrantEnrolment(db, c, parse(grantEnrolmentBody, r.body ?? {}))
+      const body = parse(grantEnrolmentBody, r.body ?? {})
+      const result = await apiGrantEnrolment(db, c, body, {
+        limiter: options.limiter,
+        publicUrl: deps.config.publicUrl,
+      })
+      if (result.kind === 'invited') return { status: 202, body: result.invitation }
       return { status: result.created ? 201 : 200, body: result.enrolment }
     }),
   )

@@ -50,6 +50,7 @@ const CLIENT_ONLY = [
   // Invitations and a school member's page (signed in; a refused link shows the server's own words).
   '/course-invite',
   '/school-invite',
+  '/enrolment-invite',
   '/member',
 ]
 

@@ -1,7 +1,9 @@
-// The learner's side: the player's course and lessons, progress writes, "My courses" with progress, certificates.
+// The learner's side: the player's course and lessons, progress writes, "My courses" with progress, certificates,
+// and a school's invitation to take a course.
 // Every rule is in learning/ and access/; lesson content leaves only through learning.lesson, after the access check.
 import { z } from 'zod'
 import { courseIdSchema } from '../../src-shared/schemas/catalog.ts'
+import { inviteTokenInput } from '../../src-shared/schemas/course-review.ts'
 import {
   certificateIdInput,
   lessonCompletionInput,
@@ -10,6 +12,7 @@ import {
 } from '../../src-shared/schemas/learning.ts'
 import { withStaffReach } from '../auth/require-user.ts'
 import { certificateView } from '../flows/certificates.ts'
+import { acceptEnrolmentInvite, describeEnrolmentInvite } from '../flows/enrolment-invites.ts'
 import { openLesson, playerCourse } from '../flows/lesson-player.ts'
 import { myLearning } from '../flows/my-learning.ts'
 import { offlinePasses } from '../flows/offline-lessons.ts'
@@ -57,4 +60,13 @@ export const learningRouter = router({
   certificate: publicProcedure
     .input(certificateIdInput)
     .query(({ ctx, input }) => certificateView(ctx.db, input.id, ctx.publicUrl)),
+
+  /** A school's invitation to take a course, opened from the e-mail by a signed-in person (decision 0128). */
+  enrolmentInvitation: authedProcedure
+    .input(inviteTokenInput)
+    .query(({ ctx, input }) => describeEnrolmentInvite(ctx.db, ctx.user, input.token)),
+
+  acceptEnrolmentInvitation: authedProcedure
+    .input(inviteTokenInput)
+    .mutation(({ ctx, input }) => acceptEnrolmentInvite(ctx.db, ctx.user, input.token)),
 })

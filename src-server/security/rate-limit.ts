@@ -64,6 +64,11 @@ export const RATE_RULES = {
    * owner types, and withdrawing one frees its seat, so the plan's team size alone does not bound the mails.
    */
   teamInvites: { max: 30, windowMs: 60 * 60_000 },
+  /**
+   * A school's invitations to take a course, per owner (decision 0128): each mails an address the API client sends,
+   * so the key's own limit (120 a minute) would let a school mail thousands of strangers an hour.
+   */
+  enrolmentInvites: { max: 200, windowMs: 60 * 60_000 },
   /** Live chats started by visitors who are not signed in, per client address (decision 0103). */
   visitorChats: { max: 5, windowMs: 60 * 60_000 },
 } satisfies Record<string, RateRule>

@@ -26,8 +26,11 @@ export const enrolmentIdParam = z.object({ id: z.uuid().meta({ description: 'The
 export const grantEnrolmentBody = z
   .object({
     course_id: courseId,
-    email: z.email().max(254).optional().meta({ description: 'The learner’s account e-mail' }),
-    user_id: z.uuid().optional().meta({ description: 'Or the learner’s user id' }),
+    email: z.email().max(254).optional().meta({
+      description:
+        'The learner’s e-mail: one of your learners is enrolled at once; anyone else is mailed an invitation (202)',
+    }),
+    user_id: z.uuid().optional().meta({ description: 'Or the id of one of your learners (GET /learners)' }),
   })
   .refine((body) => Boolean(body.email) !== Boolean(body.user_id), 'Send either email or user_id')
 
@@ -97,6 +100,17 @@ export const apiLearner = z
     courses: z.number().int(),
   })
   .meta({ id: 'Learner' })
+
+/** Someone the school has no enrolment of yet: invited by e-mail, enrolled once they accept (decision 0128). */
+export const apiEnrolmentInvitation = z
+  .object({
+    id: z.string(),
+    email: z.string(),
+    course_id: z.string(),
+    status: z.literal('invited'),
+    expires_at: time,
+  })
+  .meta({ id: 'EnrolmentInvitation' })
 
 export const apiEnrolment = z
   .object({
@@ -172,5 +186,6 @@ export type ApiCourse = z.output<typeof apiCourse>
 export type ApiLesson = z.output<typeof apiLesson>
 export type ApiLearner = z.output<typeof apiLearner>
 export type ApiEnrolment = z.output<typeof apiEnrolment>
+export type ApiEnrolmentInvitation = z.output<typeof apiEnrolmentInvitation>
 export type ApiOrderLine = z.output<typeof apiOrderLine>
 export type ApiEarning = z.output<typeof apiEarning>

@@ -2,6 +2,7 @@
 // once), a script lists the school's enrolments with it (a curl-style request) and sees the learner; the owner
 // revokes the key and the same request is refused 401.
 import { grant } from '../../src-server/access/ledger.ts'
+import { createSchoolApiKey } from '../../src-server/flows/school-api-keys.ts'
 import { createCreator, createCreatorCourse } from '../support/creator-courses.ts'
 import { createUser } from '../support/factories.ts'
 import { expect, signInAs, test } from './fixtures.ts'
@@ -96,4 +97,54 @@ test('with the keyboard, focus follows the new key, then the list, and stays in 
   await page.keyboard.press('Enter')
   await expect(page.getByRole('list', { name: 'API keys' })).toContainText('Revoked')
   await expect(page.getByRole('heading', { name: 'Your keys' })).toBeFocused()
+})
+
+// Decision 0128: a school enrols someone it has no enrolment of only with their consent. The API answers 202 and
+// mails an invitation; the person, signed in with that address, accepts it from the link and finds the course.
+test('a school enrols someone new through the API: they accept the mailed invitation and find the course', async ({
+  page,
+  db,
+  baseURL,
+  request,
+}) => {
+  const owner = await createCreator(db, { plan: 'enterprise' })
+  const course = await createCreatorCourse(db, owner, { status: 'published', title: 'Throwing on the Wheel' })
+  const { key } = await createSchoolApiKey(db, owner.id, {
+    name: 'Roster sync',
+    scopes: ['enrolments:read', 'enrolments:write'],
+    expiresInDays: 30,
+  })
+  recordSecrets(new Set([key]))
+  const email = `invited-learner-${Date.now().toString(36)}@example.com`
+  const learner = await createUser(db, { email, firstName: 'Ines' })
+  const headers = { authorization: `Bearer ${key}` }
+
+  const invited = await request.post('/api/v1/enrolments', { headers, data: { course_id: course.id, email } })
+  expect(invited.status()).toBe(202)
+  expect(await invited.json()).toMatchObject({ email, course_id: course.id, status: 'invited' })
+  const before = await request.get(`/api/v1/enrolments?course_id=${course.id}`, { headers })
+  expect((await before.json()).data).toEqual([])
+
+  const mail = await db
+    .selectFrom('mail_outbox')
+    .select('text_body')
+    .where('to_address', '=', email)
+    .orderBy('created_at', 'desc')
+    .executeTakeFirstOrThrow()
+  const link = /http\S+\/enrolment-invite\?token=[a-z0-9]+/.exec(mail.text_body)?.[0]
+  expect(link).toBeTruthy()
+
+  await signInAs(page, baseURL as string, db, learner)
+  await page.goto(link as string)
+  await expect(page.getByRole('heading', { name: 'Take a course', level: 1 })).toBeVisible()
+  // The token leaves the address bar at once.
+  await expect(page).toHaveURL(/\/enrolment-invite$/)
+  await expect(page.getByText('Throwing on the Wheel')).toBeVisible()
+  await page.getByRole('button', { name: 'Accept the invitation' }).click()
+  await expect(page).toHaveURL(new RegExp(`/learn/${course.id}`))
+  await expect(page.getByText('You are enrolled: the course is in My courses')).toBeVisible()
+
+  await expect
+    .poll(async () => (await (await request.get(`/api/v1/enrolments?course_id=${course.id}`, { headers })).json()).data)
+    .toEqual([expect.objectContaining({ source: 'school', status: 'active', learner: { id: learner.id, email } })])
 })

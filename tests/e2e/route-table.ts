@@ -235,6 +235,8 @@ export const ROUTES: RouteEntry[] = [
   { file: 'studio/sso.tsx', url: '/studio/sso', as: 'creator' },
   { file: 'studio/webhooks.tsx', url: '/studio/webhooks', as: 'creator' },
   { file: '_auth/school-invite.tsx', url: '/school-invite?token=not-a-real-token', as: 'customer' },
+  // A school's invitation to take a course (decision 0128) whose token matches none.
+  { file: '_auth/enrolment-invite.tsx', url: '/enrolment-invite?token=not-a-real-token', as: 'customer' },
   { file: '_auth/member.$schoolId.tsx', url: '/member/00000000-0000-4000-8000-000000000000', as: 'customer' },
   { file: '_auth/member.$schoolId_.api.tsx', url: '/member/00000000-0000-4000-8000-000000000000/api', as: 'customer' },
   { file: 's.$slug.tsx', url: (seeded) => `/s/${seeded.schoolSlug}`, as: 'creator' },

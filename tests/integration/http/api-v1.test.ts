@@ -9,6 +9,7 @@ import type { TRPCError } from '@trpc/server'
 import Ajv2020 from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
 import { describe, expect, it } from 'vitest'
+import { ENROLMENT_INVITE_MAIL } from '../../../src-server/flows/enrolment-invites.ts'
 import { createMemoryLimiter } from '../../../src-server/security/rate-limit.ts'
 import { createCreator, createCreatorCourse } from '../../support/creator-courses.ts'
 import { ownedCourse, sell } from '../../support/earnings.ts'
@@ -214,11 +215,13 @@ describe('tampered cursors', () => {
 })
 
 describe('enrolments', () => {
-  it('grants a learner the school’s course, lists them, revokes it; a purchase cannot be revoked here', async () => {
+  it('enrols a learner the school has at once, lists them, revokes it; a purchase cannot be revoked here', async () => {
     const owner = await createCreator(site.db, { plan: 'enterprise' })
     const course = await createCreatorCourse(site.db, owner, { status: 'published' })
-    const learner = await createUser(site.db, { email: `api-learner-${Date.now()}@example.test` })
     const { key } = await keyFor(owner)
+    // The buyer of another of the school's courses: a learner the school has.
+    const sold = await ownedCourse(site.db, owner.id, 1000)
+    const learner = (await sell(site.db, [sold])).buyer
 
     const granted = await api('/enrolments', key, {
       method: 'POST',
@@ -236,11 +239,13 @@ describe('enrolments', () => {
     ).toBe(200)
     const listed = await listAfterWrite(`/enrolments?course_id=${course.id}`, key)
     expect(listed.body.data.map((e: { id: string }) => e.id)).toEqual([granted.body.id])
-    expect((await api('/learners', key)).body.data.map((l: { email: string }) => l.email)).toEqual([learner.email])
+    const learnerCourses = async () =>
+      (await api('/learners', key)).body.data.map((l: { email: string; courses: number }) => [l.email, l.courses])
+    expect(await learnerCourses()).toEqual([[learner.email, 2]])
 
     const revoked = await api(`/enrolments/${granted.body.id}`, key, { method: 'DELETE' })
     expect(revoked.body).toMatchObject({ id: granted.body.id, status: 'revoked' })
-    expect((await api('/learners', key)).body.data).toEqual([])
+    expect(await learnerCourses()).toEqual([[learner.email, 1]])
     // Granting again gives the same enrolment back.
     const again = await api('/enrolments', key, {
       method: 'POST',
@@ -248,17 +253,66 @@ describe('enrolments', () => {
     })
     expect([again.status, again.body.id, again.body.status]).toEqual([201, granted.body.id, 'active'])
 
-    const sold = await ownedCourse(site.db, owner.id, 1000)
-    const sale = await sell(site.db, [sold])
     const bought = await listAfterWrite(`/enrolments?course_id=${sold.id}`, key)
-    expect(bought.body.data[0]).toMatchObject({ source: 'purchase', learner: { id: sale.buyer.id } })
+    expect(bought.body.data[0]).toMatchObject({ source: 'purchase', learner: { id: learner.id } })
     const refused = await api(`/enrolments/${bought.body.data[0].id}`, key, { method: 'DELETE' })
     expect([refused.status, refused.body.error.code]).toEqual([403, 'not_granted_by_school'])
-    const nobody = await api('/enrolments', key, {
-      method: 'POST',
-      body: { course_id: course.id, email: 'nobody@example.test' },
+  })
+
+  it('invites anyone else by e-mail, answering alike with or without an account, and enrols them once they accept', async () => {
+    const owner = await createCreator(site.db, { plan: 'enterprise' })
+    const course = await createCreatorCourse(site.db, owner, { status: 'published', title: 'Glazing basics' })
+    const { key } = await keyFor(owner)
+    const stamp = Date.now().toString(36)
+    const stranger = await createUser(site.db, { email: `stranger-${stamp}@example.test` })
+    const invite = (email: string) => api('/enrolments', key, { method: 'POST', body: { course_id: course.id, email } })
+
+    const withAccount = await invite(stranger.email)
+    const withoutAccount = await invite(`nobody-${stamp}@example.test`)
+    for (const answer of [withAccount, withoutAccount]) {
+      expect(answer.status).toBe(202)
+      expect(Object.keys(answer.body).sort()).toEqual(['course_id', 'email', 'expires_at', 'id', 'status'])
+      expect(answer.body).toMatchObject({ course_id: course.id, status: 'invited' })
+    }
+    expect(JSON.stringify(withAccount.body)).not.toContain(stranger.id)
+    // Nobody is enrolled, or shown to the school, before saying yes; an id names only the school's own learners.
+    expect((await api(`/enrolments?course_id=${course.id}`, key)).body.data).toEqual([])
+    expect((await api('/learners', key)).body.data).toEqual([])
+    const byId = await api('/enrolments', key, { method: 'POST', body: { course_id: course.id, user_id: stranger.id } })
+    expect([byId.status, byId.body.error.code]).toEqual([404, 'learner_not_found'])
+    // Asked again within the hour: the same invitation, mailed once.
+    const again = await invite(stranger.email.toUpperCase())
+    expect([again.status, again.body.id]).toEqual([202, withAccount.body.id])
+    const mails = await site.db
+      .selectFrom('mail_outbox')
+      .select('text_body')
+      .where('to_address', '=', stranger.email)
+      .where('kind', '=', ENROLMENT_INVITE_MAIL)
+      .execute()
+    expect(mails).toHaveLength(1)
+    const token = mails[0]?.text_body.match(/\/enrolment-invite\?token=([a-z0-9]+)/)?.[1] as string
+    expect(token).toBeTruthy()
+
+    // Another account cannot take it; the invitee sees the course and accepts it, once.
+    const someoneElse = await callerAs(site.db, await createUser(site.db))
+    expect(await someoneElse.learning.enrolmentInvitation({ token })).toMatchObject({ forThisAccount: false })
+    await expect(someoneElse.learning.acceptEnrolmentInvitation({ token })).rejects.toMatchObject({ code: 'FORBIDDEN' })
+    const invitee = await callerAs(site.db, stranger)
+    expect(await invitee.learning.enrolmentInvitation({ token })).toMatchObject({
+      courseTitle: 'Glazing basics',
+      forThisAccount: true,
     })
-    expect([nobody.status, nobody.body.error.code]).toEqual([404, 'learner_not_found'])
+    expect(await invitee.learning.acceptEnrolmentInvitation({ token })).toEqual({ courseId: course.id })
+    await expect(invitee.learning.acceptEnrolmentInvitation({ token })).rejects.toMatchObject({ code: 'NOT_FOUND' })
+    const enrolled = await listAfterWrite(`/enrolments?course_id=${course.id}`, key)
+    expect(enrolled.body.data).toMatchObject([{ learner: { id: stranger.id }, source: 'school', status: 'active' }])
+    // Now one of the school's learners: the next enrolment by address is at once.
+    const other = await createCreatorCourse(site.db, owner, { status: 'published' })
+    const direct = await api('/enrolments', key, {
+      method: 'POST',
+      body: { course_id: other.id, user_id: stranger.id },
+    })
+    expect([direct.status, direct.body.learner?.id]).toEqual([201, stranger.id])
   })
 })
 
@@ -323,7 +377,8 @@ describe('enrolments on a large course', () => {
         })),
       )
       .execute()
-    const learner = await createUser(site.db)
+    // A learner of the school's (a buyer of another of its courses), enrolled at once.
+    const learner = (await sell(site.db, [await ownedCourse(site.db, owner.id, 1000)])).buyer
     const granted = await api('/enrolments', key, {
       method: 'POST',
       body: { course_id: course.id, email: learner.email },

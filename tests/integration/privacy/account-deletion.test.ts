@@ -15,11 +15,13 @@ import {
   DELETION_MESSAGES,
 } from '../../../src-server/flows/account-deletion.ts'
 import { runAccountDeletions } from '../../../src-server/flows/account-erasure.ts'
+import { inviteToCourse } from '../../../src-server/flows/enrolment-invites.ts'
 import { courseAccessSource } from '../../../src-server/flows/lesson-access.ts'
 import { markPaid } from '../../../src-server/flows/pay-order.ts'
 import { authenticateApiKey } from '../../../src-server/flows/school-api-keys.ts'
 import { changeTeamRole } from '../../../src-server/flows/team-members.ts'
 import { advanceClock, now, resetClock } from '../../../src-server/kernel/clock.ts'
+import { createMemoryLimiter } from '../../../src-server/security/rate-limit.ts'
 import { UPLOAD_PREFIXES } from '../../../src-server/storage/keys.ts'
 import { createLocalStorage, UPLOADS_PREFIX } from '../../../src-server/storage/storage.ts'
 import { sweepUnreferencedUploads } from '../../../src-server/storage/sweep.ts'
@@ -514,6 +516,35 @@ describe('delete my account', () => {
     expect(
       await db().selectFrom('gifts').select('claimed_by').where('order_id', '=', giftOrder).executeTakeFirstOrThrow(),
     ).toEqual({ claimed_by: creator.id })
+  })
+
+  it('forgets the enrolment invitations naming an erased person’s address, and those an erased school owner sent', async () => {
+    const stamp = Date.now().toString(36)
+    const owner = await createCreator(db())
+    const course = await createCreatorCourse(db(), owner, { status: 'published' })
+    const invitee = await createUser(db(), { email: `invitee-${stamp}@example.test` })
+    const limiter = createMemoryLimiter()
+    const invite = (email: string) =>
+      inviteToCourse(db(), limiter, { ownerId: owner.id, courseId: course.id, email }, 'http://storefront.test')
+    await invite(invitee.email)
+    await invite(`stranger-${stamp}@example.test`)
+    const open = () =>
+      db()
+        .selectFrom('course_enrolment_invites')
+        .select('email')
+        .where('course_id', '=', course.id)
+        .orderBy('email')
+        .execute()
+
+    await (await callerAs(db(), invitee)).privacy.requestDeletion({ password: invitee.password })
+    await advanceClock(ACCOUNT_DELETION_COOL_OFF_DAYS * DAY + 3600)
+    expect(await job()).toMatchObject({ erased: 1, failed: 0 })
+    expect(await open()).toEqual([{ email: `stranger-${stamp}@example.test` }])
+
+    await (await callerAs(db(), owner)).privacy.requestDeletion({ password: owner.password })
+    await advanceClock(ACCOUNT_DELETION_COOL_OFF_DAYS * DAY + 3600)
+    expect(await job()).toMatchObject({ erased: 1, failed: 0 })
+    expect(await open()).toEqual([])
   })
 
   it('removes every file storage still takes when one removal fails, and leaves that one to the storage sweep', async () => {

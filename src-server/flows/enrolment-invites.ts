@@ -1,0 +1,138 @@
+// A school's invitation to take one of its courses (decision 0128). The REST API enrols at once only a learner the
+// school already knows (one who holds or held one of its courses); anyone else, with an account or without one, is
+// mailed an invitation and enrolled when they accept it signed in with the invited address. The API's answer is the
+// same either way, so a school learns nothing about who has an account here, and sees a new learner's name and
+// address only once they have said yes. The token goes out only in the mailed link; the database keeps its hash.
+import { grant, restore } from '../access/ledger.ts'
+import { courseOwners } from '../catalog/creator-courses.ts'
+import { claimInvite, createInvite, findUsableInvite, INVITE_TTL_MS, openInvites } from '../creators/invites.ts'
+import { schoolOfOwner } from '../creators/schools.ts'
+import * as clock from '../kernel/clock.ts'
+import type { DB } from '../kernel/db.ts'
+import { DomainError } from '../kernel/errors.ts'
+import { enqueueMail } from '../mail/outbox.ts'
+import { reserveAttempt } from '../security/attempts.ts'
+import { RATE_RULES, type RateLimiter } from '../security/rate-limit.ts'
+import { normaliseEmail } from '../users/email.ts'
+
+export const ENROLMENT_INVITE_MAIL = 'course-enrolment-invite'
+export const INVALID_ENROLMENT_INVITE = 'This invitation link is invalid or has expired. Ask the school for a new one.'
+export const TOO_MANY_ENROLMENT_INVITES =
+  'Your school has sent many course invitations in the last hour. Please try again later.'
+/** A second request for the same address and course within this time answers with the invitation already mailed. */
+const RESEND_AFTER_MS = 60 * 60 * 1000
+
+/** Grants the course as its school (source 'staff', granted by the owner); a revoked school grant is given back. */
+export async function grantAsSchool(trx: DB, userId: string, courseId: string, ownerId: string) {
+  const given = await grant(trx, {
+    userId,
+    right: { kind: 'course', courseId },
+    source: { kind: 'staff', staffId: ownerId },
+  })
+  const restored = given.created ? 0 : await restore(trx, { grantId: given.id })
+  return { id: given.id, created: given.created || restored > 0 }
+}
+
+async function courseAndSchool(db: DB, courseId: string, ownerId: string) {
+  const course = await db
+    .selectFrom('courses')
+    .select(['title', 'instructor_name'])
+    .where('id', '=', courseId)
+    .executeTakeFirstOrThrow()
+  const school = await schoolOfOwner(db, ownerId)
+  return { title: course.title, schoolName: school?.name ?? course.instructor_name }
+}
+
+/**
+ * Invites `email` to take the owner's course: records the invitation and queues its mail in one transaction, at most
+ * RATE_RULES.enrolmentInvites an hour per owner. A request for an address already invited to the course within the
+ * hour mails nothing again and answers with that invitation.
+ */
+export async function inviteToCourse(
+  db: DB,
+  limiter: RateLimiter,
+  invite: { ownerId: string; courseId: string; email: string },
+  publicUrl: string,
+  now = clock.now(),
+) {
+  const email = normaliseEmail(invite.email)
+  const target = { scope: 'enrolment' as const, id: invite.courseId }
+  const recent = (await openInvites(db, target, now)).find(
+    (open) => open.email === email && now.getTime() - open.created_at.getTime() < RESEND_AFTER_MS,
+  )
+  if (recent) return { id: recent.id, email, courseId: invite.courseId, expiresAt: recent.expires_at }
+  const attempt = await reserveAttempt(
+    limiter,
+    [{ rule: RATE_RULES.enrolmentInvites, key: `enrolment-invite:${invite.ownerId}` }],
+    TOO_MANY_ENROLMENT_INVITES,
+  )
+  try {
+    const { title, schoolName } = await courseAndSchool(db, invite.courseId, invite.ownerId)
+    return await db.transaction().execute(async (trx) => {
+      const created = await createInvite(trx, target, { email, invitedBy: invite.ownerId }, now)
+      const days = Math.round(INVITE_TTL_MS / 86_400_000)
+      await enqueueMail(trx, {
+        kind: ENROLMENT_INVITE_MAIL,
+        to: email,
+        subject: `${schoolName} invites you to take “${title}”`,
+        text: [
+          'Hello,',
+          '',
+          `${schoolName} invites you to take the course “${title}” on SkillForge, free of charge.`,
+          `Sign in (or sign up) with this address and accept here (the link works once and expires in ${days} days):`,
+          `${publicUrl.replace(/\/$/, '')}/enrolment-invite?token=${created.token}`,
+          '',
+          'If you do not know this school, ignore this mail: nothing happens, and the school is not told.',
+        ].join('\n'),
+      })
+      return { id: created.id, email, courseId: invite.courseId, expiresAt: created.expiresAt }
+    })
+  } catch (error) {
+    await attempt.release()
+    throw error
+  }
+}
+
+/** The invitation a usable token names, with its course's current owner; a course gone or ownerless is invalid. */
+async function usableInvite(db: DB, token: string, now: Date) {
+  const invite = await findUsableInvite(db, 'enrolment', token, now)
+  const ownerId = invite ? (await courseOwners(db, [invite.scope_id])).get(invite.scope_id) : undefined
+  if (!invite || !ownerId) throw new DomainError('not_found', INVALID_ENROLMENT_INVITE)
+  return { invite, ownerId }
+}
+
+/** The acceptance page's view: the course, the school, and whether the signed-in account is the invitee. */
+export async function describeEnrolmentInvite(db: DB, user: { email: string }, token: string, now = clock.now()) {
+  const { invite, ownerId } = await usableInvite(db, token, now)
+  const { title, schoolName } = await courseAndSchool(db, invite.scope_id, ownerId)
+  return {
+    email: invite.email,
+    courseId: invite.scope_id,
+    courseTitle: title,
+    schoolName,
+    forThisAccount: normaliseEmail(user.email) === normaliseEmail(invite.email),
+  }
+}
+
+/**
+ * Accepts for the signed-in invitee (the invited address only): the claim (single use: of two concurrent accepts
+ * one claims) and the school's grant run in one transaction.
+ */
+export async function acceptEnrolmentInvite(
+  db: DB,
+  user: { id: string; email: string },
+  token: string,
+  now = clock.now(),
+) {
+  const { invite, ownerId } = await usableInvite(db, token, now)
+  if (normaliseEmail(user.email) !== normaliseEmail(invite.email)) {
+    throw new DomainError('forbidden', `This invitation was sent to ${invite.email}: sign in with that address`)
+  }
+  await db.transaction().execute(async (trx) => {
+    if (!(await claimInvite(trx, 'enrolment', invite.id, user.id, now))) {
+      throw new DomainError('not_found', INVALID_ENROLMENT_INVITE)
+    }
+    await grantAsSchool(trx, user.id, invite.scope_id, ownerId)
+  })
+  return { courseId: invite.scope_id }
+}
