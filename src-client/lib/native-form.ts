@@ -33,8 +33,9 @@ export function postedFields(form: HTMLFormElement): PostedFields {
  * bar, so it stays out of history and of an address copied and shared. The router's own state is left alone.
  */
 export function useTokenFromAddress(token: string | undefined): string | undefined {
-  const [kept] = useState(token)
+  const [kept] = useState(() => token ?? stashedToken())
   useEffect(() => {
+    forgetStashedToken()
     const url = new URL(window.location.href)
     if (!url.searchParams.has('token')) return
     url.searchParams.delete('token')
@@ -49,3 +50,43 @@ export function useTokenFromAddress(token: string | undefined): string | undefin
  * the server answers itself say method="post" (src-server/http/native-forms.ts); search forms say method="get".
  */
 export const SCRIPT_ONLY_FORM = { method: 'dialog' } as const
+
+const STASHED_TOKEN = 'address-token:'
+
+/**
+ * The address a sign-in comes back to, without its token: a signed-out visitor following an invitation link is sent
+ * to /login first, and the token would ride along in `?redirect=` (history, the log-in page's address). It waits in
+ * this tab's session storage instead, for the page at that path (useTokenFromAddress takes it once).
+ */
+export function withoutAddressToken(href: string): string {
+  if (typeof window === 'undefined') return href
+  const url = new URL(href, window.location.origin)
+  const token = url.searchParams.get('token')
+  if (!token) return href
+  try {
+    sessionStorage.setItem(STASHED_TOKEN + url.pathname, token)
+  } catch {
+    return href // storage refused (a private window's quota): the token stays in the address as before
+  }
+  url.searchParams.delete('token')
+  return `${url.pathname}${url.search}${url.hash}`
+}
+
+/** The token stashed for this page by withoutAddressToken, read during render (React may render twice). */
+function stashedToken(): string | undefined {
+  if (typeof window === 'undefined') return undefined
+  try {
+    return sessionStorage.getItem(STASHED_TOKEN + window.location.pathname) ?? undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** Once the page has kept it: a stashed token serves one visit. */
+function forgetStashedToken() {
+  try {
+    sessionStorage.removeItem(STASHED_TOKEN + window.location.pathname)
+  } catch {
+    // storage refused: nothing was stashed
+  }
+}

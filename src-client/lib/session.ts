@@ -4,6 +4,7 @@ import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tansta
 import { redirect, useNavigate } from '@tanstack/react-router'
 import { AUTH_MESSAGES, safeReturnPath } from '#shared/auth.ts'
 import { notify, notifyError } from '../components/ui/toaster.tsx'
+import { withoutAddressToken } from './native-form.ts'
 import type { Trpc } from './trpc.ts'
 import type { RouterOutputs } from './types.ts'
 import { useTRPC } from './use-trpc.ts'
@@ -54,7 +55,7 @@ export async function requireUser(
   const user = await context.queryClient.ensureQueryData(sessionQuery(context.trpc))
   if (user) return user
   if (options.notice && !options.preload) notify('error', options.notice)
-  throw redirect({ to: '/login', search: { redirect: returnTo } })
+  throw redirect({ to: '/login', search: { redirect: withoutAddressToken(returnTo) } })
 }
 
 /** After log-in or a profile change: store the new user, and refetch answers that depend on who it is. */
