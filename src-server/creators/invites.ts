@@ -143,3 +143,33 @@ export function claimInvite<S extends InviteScope>(
     .returning(['id', scopeId(scope), roleOf(scope)])
     .executeTakeFirst()
 }
+
+/** Open invitations to take the owner's courses (the school's REST API), by id after `after` (decision 0128). */
+export function openEnrolmentInvitesAfter(
+  db: DB,
+  ownerId: string,
+  after: string | null,
+  limit: number,
+  now = clock.now(),
+) {
+  let query = db
+    .selectFrom('course_enrolment_invites as i')
+    .innerJoin('courses as c', 'c.id', 'i.course_id')
+    .select(['i.id', 'i.email', 'i.course_id', 'i.expires_at'])
+    .where('c.owner_id', '=', ownerId)
+    .where('i.accepted_at', 'is', null)
+    .where('i.expires_at', '>', now)
+  if (after !== null) query = query.where('i.id', '>', after)
+  return query.orderBy('i.id').limit(limit).execute()
+}
+
+/** Withdraws an open invitation to one of the owner's courses; undefined when there is none (another school's). */
+export function withdrawEnrolmentInvite(db: DB, ownerId: string, inviteId: string) {
+  return db
+    .deleteFrom('course_enrolment_invites')
+    .where('id', '=', inviteId)
+    .where('accepted_at', 'is', null)
+    .where('course_id', 'in', (eb) => eb.selectFrom('courses').select('id').where('owner_id', '=', ownerId))
+    .returning(['id', 'email', 'course_id', 'expires_at'])
+    .executeTakeFirst()
+}

@@ -23,6 +23,7 @@ import { courseGrant, knownLearner, ownerCourseGrantsAfter, ownerLearnersAfter }
 import { revoke } from '../access/ledger.ts'
 import { courseOwners, ownerCoursesAfter } from '../catalog/creator-courses.ts'
 import { readCurriculum } from '../catalog/repository-lessons.ts'
+import { openEnrolmentInvitesAfter, withdrawEnrolmentInvite } from '../creators/invites.ts'
 import { creatorEntries } from '../earnings/statements.ts'
 import * as clock from '../kernel/clock.ts'
 import { decodeCursor, decodeSyncCursor, encodeCursor } from '../kernel/cursor.ts'
@@ -237,14 +238,46 @@ export async function apiGrantEnrolment(
   return { kind: 'enrolled' as const, created, enrolment: await enrolmentById(db, caller, id, body.course_id) }
 }
 
-function toInvitation(invitation: Awaited<ReturnType<typeof inviteToCourse>>): ApiEnrolmentInvitation {
+function toInvitation(
+  invitation: { id: string; email: string; courseId: string; expiresAt: Date },
+  status: ApiEnrolmentInvitation['status'] = 'invited',
+): ApiEnrolmentInvitation {
   return {
     id: invitation.id,
     email: invitation.email,
     course_id: invitation.courseId,
-    status: 'invited',
+    status,
     expires_at: iso(invitation.expiresAt),
   }
+}
+
+type InviteRow = { id: string; email: string; course_id: string; expires_at: Date }
+const fromRow = (row: InviteRow) => ({
+  id: row.id,
+  email: row.email,
+  courseId: row.course_id,
+  expiresAt: row.expires_at,
+})
+
+/** The invitations to the school's courses nobody has accepted yet (not expired), by id. */
+export async function apiEnrolmentInvitations(db: DB, caller: ApiCaller, page: PageRequest) {
+  assertScope(caller, 'enrolments:read')
+  const after = decodeCursor(page.cursor, ['uuid'])
+  const rows = await openEnrolmentInvitesAfter(db, caller.ownerId, (after?.[0] as string) ?? null, page.limit + 1)
+  return paged(
+    rows,
+    page.limit,
+    (row) => toInvitation(fromRow(row)),
+    (row) => [row.id],
+  )
+}
+
+/** Withdraws an invitation nobody has accepted: its link stops working. Another school's, or an accepted one, is not found. */
+export async function apiWithdrawEnrolmentInvitation(db: DB, caller: ApiCaller, inviteId: string) {
+  assertScope(caller, 'enrolments:write')
+  const row = await withdrawEnrolmentInvite(db, caller.ownerId, inviteId)
+  if (!row) throw new DomainError('not_found', 'No open invitation to your school’s courses has this id')
+  return toInvitation(fromRow(row), 'withdrawn')
 }
 
 /** Revokes an enrolment the school granted; one bought, subscribed or free stays (a purchase is refunded instead). */

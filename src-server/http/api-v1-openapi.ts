@@ -14,6 +14,8 @@ import {
   enrolmentListQuery,
   enrolmentPage,
   grantEnrolmentBody,
+  invitationIdParam,
+  invitationPage,
   learnerPage,
   lessonPage,
   orderPage,
@@ -128,6 +130,22 @@ export const API_V1_PATHS: ZodOpenApiPathsObject = {
         '200': json(apiEnrolment, 'Revoked'),
       },
       { operationId: 'revokeEnrolment', requestParams: { path: enrolmentIdParam } },
+    ),
+  },
+  '/enrolment-invitations': {
+    get: operation(
+      'List the invitations to the school’s courses nobody has accepted yet',
+      'enrolments:read',
+      { '200': json(invitationPage, 'A page of open invitations') },
+      { operationId: 'listEnrolmentInvitations', requestParams: { query: pageQuery } },
+    ),
+  },
+  '/enrolment-invitations/{id}': {
+    delete: operation(
+      'Withdraw an invitation nobody has accepted: its link stops working',
+      'enrolments:write',
+      { '200': json(apiEnrolmentInvitation, 'Withdrawn') },
+      { operationId: 'withdrawEnrolmentInvitation', requestParams: { path: invitationIdParam } },
     ),
   },
   '/orders': {

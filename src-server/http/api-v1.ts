@@ -11,17 +11,20 @@ import {
   enrolmentIdParam,
   enrolmentListQuery,
   grantEnrolmentBody,
+  invitationIdParam,
   pageQuery,
 } from '../../src-shared/schemas/api-v1.ts'
 import {
   apiCourses,
   apiEarnings,
+  apiEnrolmentInvitations,
   apiEnrolments,
   apiGrantEnrolment,
   apiLearners,
   apiLessons,
   apiOrders,
   apiRevokeEnrolment,
+  apiWithdrawEnrolmentInvitation,
 } from '../flows/school-api.ts'
 import { type ApiCaller, authenticateApiKey } from '../flows/school-api-keys.ts'
 import type { HttpDeps } from '../kernel/config.ts'
@@ -165,6 +168,16 @@ export function registerApiV1Routes(app: FastifyInstance, deps: HttpDeps, option
     `${p}/enrolments/:id`,
     api,
     withKey(async (c, r) => ok(await apiRevokeEnrolment(db, c, parse(enrolmentIdParam, r.params).id))),
+  )
+  app.get(
+    `${p}/enrolment-invitations`,
+    api,
+    withKey(async (c, r) => ok(await apiEnrolmentInvitations(db, c, parse(pageQuery, r.query)))),
+  )
+  app.delete(
+    `${p}/enrolment-invitations/:id`,
+    api,
+    withKey(async (c, r) => ok(await apiWithdrawEnrolmentInvitation(db, c, parse(invitationIdParam, r.params).id))),
   )
   app.get(
     `${p}/orders`,

@@ -107,10 +107,11 @@ export const apiEnrolmentInvitation = z
     id: z.string(),
     email: z.string(),
     course_id: z.string(),
-    status: z.literal('invited'),
+    status: z.enum(['invited', 'withdrawn']),
     expires_at: time,
   })
   .meta({ id: 'EnrolmentInvitation' })
+export const invitationIdParam = z.object({ id: z.uuid().meta({ description: 'The invitation id' }) })
 
 export const apiEnrolment = z
   .object({
@@ -157,6 +158,7 @@ export const coursePage = page(apiCourse, 'CoursePage')
 export const lessonPage = page(apiLesson, 'LessonPage')
 export const learnerPage = page(apiLearner, 'LearnerPage')
 export const enrolmentPage = syncPage(apiEnrolment, 'EnrolmentPage')
+export const invitationPage = page(apiEnrolmentInvitation, 'EnrolmentInvitationPage')
 export const orderPage = syncPage(apiOrderLine, 'OrderPage')
 export const earningPage = page(apiEarning, 'EarningPage')
 

@@ -280,6 +280,27 @@ describe('enrolments', () => {
     expect((await api('/learners', key)).body.data).toEqual([])
     const byId = await api('/enrolments', key, { method: 'POST', body: { course_id: course.id, user_id: stranger.id } })
     expect([byId.status, byId.body.error.code]).toEqual([404, 'learner_not_found'])
+    // Open invitations are listed; one can be withdrawn (by this school only), and its link stops working.
+    const openEmails = async () =>
+      (await api('/enrolment-invitations', key)).body.data.map((i: { email: string }) => i.email).sort()
+    expect(await openEmails()).toEqual([`nobody-${stamp}@example.test`, stranger.email].sort())
+    const otherSchool = await keyFor(await createCreator(site.db, { plan: 'enterprise' }))
+    const foreign = await api(`/enrolment-invitations/${withoutAccount.body.id}`, otherSchool.key, { method: 'DELETE' })
+    expect(foreign.status).toBe(404)
+    const withdrawn = await api(`/enrolment-invitations/${withoutAccount.body.id}`, key, { method: 'DELETE' })
+    expect([withdrawn.status, withdrawn.body.status]).toEqual([200, 'withdrawn'])
+    expect(await openEmails()).toEqual([stranger.email])
+    expect((await api(`/enrolment-invitations/${withoutAccount.body.id}`, key, { method: 'DELETE' })).status).toBe(404)
+    const withdrawnMail = await site.db
+      .selectFrom('mail_outbox')
+      .select('text_body')
+      .where('to_address', '=', `nobody-${stamp}@example.test`)
+      .executeTakeFirstOrThrow()
+    const withdrawnToken = withdrawnMail.text_body.match(/token=([a-z0-9]+)/)?.[1] as string
+    const anyone = await callerAs(site.db, await createUser(site.db))
+    await expect(anyone.learning.enrolmentInvitation({ token: withdrawnToken })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    })
     // Asked again within the hour: the same invitation, mailed once.
     const again = await invite(stranger.email.toUpperCase())
     expect([again.status, again.body.id]).toEqual([202, withAccount.body.id])
@@ -304,6 +325,7 @@ describe('enrolments', () => {
     })
     expect(await invitee.learning.acceptEnrolmentInvitation({ token })).toEqual({ courseId: course.id })
     await expect(invitee.learning.acceptEnrolmentInvitation({ token })).rejects.toMatchObject({ code: 'NOT_FOUND' })
+    expect(await openEmails()).toEqual([])
     const enrolled = await listAfterWrite(`/enrolments?course_id=${course.id}`, key)
     expect(enrolled.body.data).toMatchObject([{ learner: { id: stranger.id }, source: 'school', status: 'active' }])
     // Now one of the school's learners: the next enrolment by address is at once.
@@ -423,6 +445,8 @@ describe('the OpenAPI document', () => {
         'GET /enrolments',
         'POST /enrolments',
         'DELETE /enrolments/{id}',
+        'GET /enrolment-invitations',
+        'DELETE /enrolment-invitations/{id}',
         'GET /orders',
         'GET /earnings',
       ].sort(),
@@ -439,6 +463,7 @@ describe('the OpenAPI document', () => {
     const checks: [string, string][] = [
       ['/courses', 'CoursePage'],
       ['/enrolments', 'EnrolmentPage'],
+      ['/enrolment-invitations', 'EnrolmentInvitationPage'],
       ['/earnings', 'EarningPage'],
     ]
     for (const [path, schema] of checks) {
