@@ -2,7 +2,9 @@
 // once), a script lists the school's enrolments with it (a curl-style request) and sees the learner; the owner
 // revokes the key and the same request is refused 401.
 import { grant } from '../../src-server/access/ledger.ts'
+import { ENROLMENT_INVITE_MAIL } from '../../src-server/flows/enrolment-invites.ts'
 import { createSchoolApiKey } from '../../src-server/flows/school-api-keys.ts'
+import { latestMailTo } from '../../src-server/mail/outbox.ts'
 import { createCreator, createCreatorCourse } from '../support/creator-courses.ts'
 import { createUser } from '../support/factories.ts'
 import { expect, signInAs, test } from './fixtures.ts'
@@ -124,13 +126,8 @@ test('a school enrols someone new through the API: they accept the mailed invita
   const before = await request.get(`/api/v1/enrolments?course_id=${course.id}`, { headers })
   expect((await before.json()).data).toEqual([])
 
-  const mail = await db
-    .selectFrom('mail_outbox')
-    .select('text_body')
-    .where('to_address', '=', email)
-    .orderBy('created_at', 'desc')
-    .executeTakeFirstOrThrow()
-  const link = /http\S+\/enrolment-invite\?token=[a-z0-9]+/.exec(mail.text_body)?.[0]
+  const mail = await latestMailTo(db, email, ENROLMENT_INVITE_MAIL)
+  const link = /http\S+\/enrolment-invite\?token=[a-z0-9]+/.exec(mail?.text_body ?? '')?.[0]
   expect(link).toBeTruthy()
 
   // Signed out, the link leads to the log-in page first, and the token does not ride along in its address.
