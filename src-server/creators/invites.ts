@@ -1,8 +1,8 @@
 // Invitations, one machinery for every scope: a course's co-instructors (course_instructor_invites, decision 0038), a
 // school's team (school_invites, decision 0057) and a school's learners-to-be (course_enrolment_invites, decision
-// 0128: the REST API's enrolment of someone the school has no enrolment of). An invitation is a random token e-mailed once and stored
-// only as its SHA-256 hash, valid 7 days, single use; a new invitation to the same address for the same course or
-// school replaces the open one. creators/ owns the tables; the flows add the people, the enrolment and the mail.
+// 0128: the REST API's enrolment of someone the school has no enrolment of). An invitation is a random token e-mailed
+// once and stored only as its SHA-256 hash, valid 7 days, single use; a new invitation to the same address for the same
+// course or school replaces the open one. creators/ owns the tables; the flows add the people, the enrolment and the mail.
 import { sha256 } from '@oslojs/crypto/sha2'
 import { type AliasedRawBuilder, type SelectQueryBuilder, sql } from 'kysely'
 import type { Database, SchoolMemberRole } from '../../db/types.ts'
@@ -77,16 +77,16 @@ export async function createInvite(
   return { id: row.id, token, expiresAt }
 }
 
-/** Open invitations (not accepted, not expired), newest first. */
-export function openInvites<S extends InviteScope>(db: DB, target: InviteTarget<S>, now = clock.now()) {
-  return db
+/** Open invitations (not accepted, not expired), newest first; `to`: only the one to this (normalised) address. */
+export function openInvites<S extends InviteScope>(db: DB, target: InviteTarget<S>, now = clock.now(), to?: string) {
+  let query = db
     .selectFrom(SCOPES[target.scope].table)
     .select(['id', 'email', roleOf(target.scope), 'expires_at', 'created_at'])
     .where(inScope(target))
     .where('accepted_at', 'is', null)
     .where('expires_at', '>', now)
-    .orderBy('created_at', 'desc')
-    .execute()
+  if (to !== undefined) query = query.where('email', '=', to)
+  return query.orderBy('created_at', 'desc').execute()
 }
 
 /** The lower-case addresses of the open invitations to the courses or schools the query lists (team counts). */

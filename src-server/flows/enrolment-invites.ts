@@ -57,9 +57,9 @@ export async function inviteToCourse(
 ) {
   const email = normaliseEmail(invite.email)
   const target = { scope: 'enrolment' as const, id: invite.courseId }
-  const recent = (await openInvites(db, target, now)).find(
-    (open) => open.email === email && now.getTime() - open.created_at.getTime() < RESEND_AFTER_MS,
-  )
+  // One indexed row (the open invitation to this address), not every open invitation to the course.
+  const [open] = await openInvites(db, target, now, email)
+  const recent = open && now.getTime() - open.created_at.getTime() < RESEND_AFTER_MS ? open : undefined
   if (recent) return { id: recent.id, email, courseId: invite.courseId, expiresAt: recent.expires_at }
   const attempt = await reserveAttempt(
     limiter,
