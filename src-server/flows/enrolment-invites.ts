@@ -8,7 +8,7 @@ import { courseOwners } from '../catalog/creator-courses.ts'
 import { claimInvite, createInvite, findUsableInvite, INVITE_TTL_MS, openInvites } from '../creators/invites.ts'
 import { schoolOfOwner } from '../creators/schools.ts'
 import * as clock from '../kernel/clock.ts'
-import type { DB } from '../kernel/db.ts'
+import { type DB, lockKeyForTransaction } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { enqueueMail } from '../mail/outbox.ts'
 import { reserveAttempt } from '../security/attempts.ts'
@@ -57,10 +57,19 @@ export async function inviteToCourse(
 ) {
   const email = normaliseEmail(invite.email)
   const target = { scope: 'enrolment' as const, id: invite.courseId }
+  const answer = (row: { id: string; expires_at: Date }) => ({
+    id: row.id,
+    email,
+    courseId: invite.courseId,
+    expiresAt: row.expires_at,
+  })
   // One indexed row (the open invitation to this address), not every open invitation to the course.
-  const [open] = await openInvites(db, target, now, email)
-  const recent = open && now.getTime() - open.created_at.getTime() < RESEND_AFTER_MS ? open : undefined
-  if (recent) return { id: recent.id, email, courseId: invite.courseId, expiresAt: recent.expires_at }
+  const recentOf = async (reader: DB) => {
+    const [open] = await openInvites(reader, target, now, email)
+    return open && now.getTime() - open.created_at.getTime() < RESEND_AFTER_MS ? open : undefined
+  }
+  const recent = await recentOf(db)
+  if (recent) return answer(recent)
   const attempt = await reserveAttempt(
     limiter,
     [{ rule: RATE_RULES.enrolmentInvites, key: `enrolment-invite:${invite.ownerId}` }],
@@ -68,7 +77,12 @@ export async function inviteToCourse(
   )
   try {
     const { title, schoolName } = await courseAndSchool(db, invite.courseId, invite.ownerId)
-    return await db.transaction().execute(async (trx) => {
+    const sent = await db.transaction().execute(async (trx) => {
+      // Two requests for one address at once: the second waits here and then answers with the first's invitation.
+      // Without the lock both would insert, and one would fail on the open-invitation index (a 500 to the school).
+      await lockKeyForTransaction(trx, `enrolment-invite:${invite.courseId}:${email}`)
+      const meanwhile = await recentOf(trx)
+      if (meanwhile) return { invitation: answer(meanwhile), mailed: false }
       const created = await createInvite(trx, target, { email, invitedBy: invite.ownerId }, now)
       const days = Math.round(INVITE_TTL_MS / 86_400_000)
       await enqueueMail(trx, {
@@ -85,8 +99,11 @@ export async function inviteToCourse(
           'If you do not know this school, ignore this mail: nothing happens, and the school is not told.',
         ].join('\n'),
       })
-      return { id: created.id, email, courseId: invite.courseId, expiresAt: created.expiresAt }
+      return { invitation: answer({ id: created.id, expires_at: created.expiresAt }), mailed: true }
     })
+    // Nothing was mailed: the attempt is given back, as for a request answered before the transaction.
+    if (!sent.mailed) await attempt.release()
+    return sent.invitation
   } catch (error) {
     await attempt.release()
     throw error

@@ -66,31 +66,39 @@ export function whileRowHeld<T>(
 
 /**
  * Like whileRowHeld, with the holding transaction's work given: `change` runs in it (real product code, e.g. a cancel,
- * taking its row locks), `racers` start while it is still uncommitted, and it commits after `hold`. A racer that reads
- * without a lock sees the rows as they were before `change`; one that locks them waits and sees them after.
+ * taking its row locks), `racers` start while it is still uncommitted, and it commits after `hold` (or, with `end`
+ * 'rollback', is undone: a row it inserted held the racers back, then is gone). A racer that reads without a lock sees
+ * the rows as they were before `change`; one that locks them waits and sees them after.
  */
 export async function whileHeld<T>(
   db: Kysely<Database>,
   change: (trx: Transaction<Database>) => Promise<unknown>,
   racers: () => Promise<T>,
   hold: Hold = 500,
+  end: 'commit' | 'rollback' = 'commit',
 ): Promise<T> {
   let started: Promise<T> | undefined
-  await db.transaction().execute(async (trx) => {
-    await change(trx)
-    started = racers()
-    if (typeof hold === 'number') {
-      await sleep(hold)
-      return
-    }
-    let settled = false
-    started.then(
-      () => (settled = true),
-      () => (settled = true),
-    )
-    const deadline = Date.now() + (hold.maxMs ?? 20_000)
-    while (!settled && Date.now() < deadline && (await lockWaiters(trx)) < hold.waiters) await sleep(20)
-  })
+  const undo = new Error('whileHeld: rolled back')
+  await db
+    .transaction()
+    .execute(async (trx) => {
+      await change(trx)
+      started = racers()
+      if (typeof hold === 'number') await sleep(hold)
+      else {
+        let settled = false
+        started.then(
+          () => (settled = true),
+          () => (settled = true),
+        )
+        const deadline = Date.now() + (hold.maxMs ?? 20_000)
+        while (!settled && Date.now() < deadline && (await lockWaiters(trx)) < hold.waiters) await sleep(20)
+      }
+      if (end === 'rollback') throw undo
+    })
+    .catch((error) => {
+      if (error !== undo) throw error
+    })
   return started!
 }
 

@@ -4,7 +4,7 @@
 // rate limit in RateLimit headers; and the OpenAPI 3.1 document listing every path, whose schemas the answers match.
 // A client syncing enrolments or orders by cursor misses no row whose transaction commits after a later one was read
 // (decision 0094; on PostgreSQL, with a transaction held open).
-import { createHash } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 import type { TRPCError } from '@trpc/server'
 import Ajv2020 from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
@@ -15,7 +15,7 @@ import { createCreator, createCreatorCourse } from '../../support/creator-course
 import { ownedCourse, sell } from '../../support/earnings.ts'
 import { callerAs, createUser, type TestUser } from '../../support/factories.ts'
 import { placeOrder } from '../../support/orders.ts'
-import { raceIt } from '../../support/race.ts'
+import { raceIt, whileHeld } from '../../support/race.ts'
 import { serveForThisFile } from '../../support/test-server.ts'
 
 const limiter = createMemoryLimiter()
@@ -545,6 +545,37 @@ describe('syncing by cursor while transactions commit out of order', () => {
     expect(first.seen).not.toContain(rowC)
     expect(seen.has(before) || first.seen.length === 0).toBe(true)
   }
+
+  raceIt('enrolment invitations: two requests for one address at once get one invitation, mailed once', async () => {
+    const owner = await createCreator(site.db, { plan: 'enterprise' })
+    const course = await createCreatorCourse(site.db, owner, { status: 'published' })
+    const { key } = await keyFor(owner)
+    const email = `racing-${Date.now().toString(36)}@example.test`
+    const invite = () => api('/enrolments', key, { method: 'POST', body: { course_id: course.id, email } })
+    // An uncommitted invitation to the address holds both requests (at its index entry, or behind the first) until
+    // both wait; then it is undone, and the two meet each other.
+    const answers = await whileHeld(
+      site.db,
+      (trx) =>
+        trx
+          .insertInto('course_enrolment_invites')
+          .values({
+            course_id: course.id,
+            email,
+            token_hash: randomBytes(32),
+            invited_by: owner.id,
+            expires_at: new Date(Date.now() + 86_400_000),
+          })
+          .execute(),
+      () => Promise.all([invite(), invite()]),
+      { waiters: 2 },
+      'rollback',
+    )
+    expect(answers.map((answer) => answer.status)).toEqual([202, 202])
+    expect(answers[0]?.body.id).toBe(answers[1]?.body.id)
+    const mails = await site.db.selectFrom('mail_outbox').select('id').where('to_address', '=', email).execute()
+    expect(mails).toHaveLength(1)
+  })
 
   raceIt('enrolments: a grant committed after a later one was read is still returned', async () => {
     const owner = await createCreator(site.db, { plan: 'enterprise' })
