@@ -42,8 +42,8 @@ function holdEarlyClicks() {
     root.style.cursor = 'progress'
   }
   // Once the app runs, the held press is replayed when its node is hydrated (waiting 10 s at most).
-  // A task later, not at once: a choice made in a select before hydration reaches React in the same effects as this
-  // call (src-client/components/ui/form.tsx, useEarlyChoice), and the press must act on the page re-rendered with it.
+  // A task later, not at once: the press must act on the page re-rendered with a choice made before hydration, which
+  // reaches React in the commit that hydrates its select (src-client/components/ui/form.tsx, useEarlyChoice).
   function startReplay() {
     since = Date.now()
     setTimeout(replay, 0)

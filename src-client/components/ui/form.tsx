@@ -11,6 +11,7 @@ import {
   type TextareaHTMLAttributes,
   useEffect,
   useId,
+  useLayoutEffect,
   useRef,
   useState,
 } from 'react'
@@ -238,11 +239,15 @@ export function SelectField(props: SelectHTMLAttributes<HTMLSelectElement> & Fie
  * the first `value`, and the next render would quietly put that back (a price in one currency, an order in another).
  * Once mounted, a shown option other than `value` is handed to the select's onChange as the change it was. A select
  * mounted on the client always shows `value`, so this does nothing there.
+ * A layout effect, not a passive one: it runs in the commit that hydrates the select, and React renders the change
+ * before the browser runs anything else. A passive effect runs a task later, and a button pressed before hydration
+ * (replayed by src-server/http/early-clicks.ts once it is hydrated) could act in between, on the first `value`: on a
+ * slow phone the course went into the cart in dollars with pounds shown chosen.
  */
 export function useEarlyChoice(value: SelectHTMLAttributes<HTMLSelectElement>['value']) {
   const ref = useRef<HTMLSelectElement>(null)
   // biome-ignore lint/correctness/useExhaustiveDependencies: once, for the value the page was hydrated with.
-  useEffect(() => {
+  useLayoutEffect(() => {
     const select = ref.current
     if (!select || value === undefined || Array.isArray(value)) return
     const first = String(value)
@@ -435,9 +440,10 @@ export function ChoiceCard({
 }) {
   const radio = useRef<HTMLInputElement>(null)
   // A card chosen before hydration is shown checked while the group's state holds another: take it as chosen (as
-  // useEarlyChoice does for a select). A card mounted on the client is checked only as `checked` says.
+  // useEarlyChoice does for a select, and in the hydrating commit for the same reason). A card mounted on the client is
+  // checked only as `checked` says.
   // biome-ignore lint/correctness/useExhaustiveDependencies: once, for the state the page was hydrated with.
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (radio.current?.checked && !checked) onChoose()
   }, [])
   return (
