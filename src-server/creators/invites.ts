@@ -144,7 +144,18 @@ export function claimInvite<S extends InviteScope>(
     .executeTakeFirst()
 }
 
-/** Open invitations to take the owner's courses (the school's REST API), by id after `after` (decision 0128). */
+/** Open invitations to take the owner's courses, with the course's title (decision 0128). */
+function openEnrolmentInvites(db: DB, ownerId: string, now: Date) {
+  return db
+    .selectFrom('course_enrolment_invites as i')
+    .innerJoin('courses as c', 'c.id', 'i.course_id')
+    .select(['i.id', 'i.email', 'i.course_id', 'c.title as course_title', 'i.expires_at', 'i.created_at'])
+    .where('c.owner_id', '=', ownerId)
+    .where('i.accepted_at', 'is', null)
+    .where('i.expires_at', '>', now)
+}
+
+/** The school's REST API: its open enrolment invitations by id after `after`. */
 export function openEnrolmentInvitesAfter(
   db: DB,
   ownerId: string,
@@ -152,15 +163,14 @@ export function openEnrolmentInvitesAfter(
   limit: number,
   now = clock.now(),
 ) {
-  let query = db
-    .selectFrom('course_enrolment_invites as i')
-    .innerJoin('courses as c', 'c.id', 'i.course_id')
-    .select(['i.id', 'i.email', 'i.course_id', 'i.expires_at'])
-    .where('c.owner_id', '=', ownerId)
-    .where('i.accepted_at', 'is', null)
-    .where('i.expires_at', '>', now)
+  let query = openEnrolmentInvites(db, ownerId, now)
   if (after !== null) query = query.where('i.id', '>', after)
   return query.orderBy('i.id').limit(limit).execute()
+}
+
+/** The studio: the owner's newest open enrolment invitations first, at most `limit`. */
+export function newestEnrolmentInvites(db: DB, ownerId: string, limit: number, now = clock.now()) {
+  return openEnrolmentInvites(db, ownerId, now).orderBy('i.created_at', 'desc').orderBy('i.id').limit(limit).execute()
 }
 
 /** Withdraws an open invitation to one of the owner's courses; undefined when there is none (another school's). */

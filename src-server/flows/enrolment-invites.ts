@@ -5,7 +5,15 @@
 // address only once they have said yes. The token goes out only in the mailed link; the database keeps its hash.
 import { grant, restore } from '../access/ledger.ts'
 import { courseOwners } from '../catalog/creator-courses.ts'
-import { claimInvite, createInvite, findUsableInvite, INVITE_TTL_MS, openInvites } from '../creators/invites.ts'
+import {
+  claimInvite,
+  createInvite,
+  findUsableInvite,
+  INVITE_TTL_MS,
+  newestEnrolmentInvites,
+  openInvites,
+  withdrawEnrolmentInvite,
+} from '../creators/invites.ts'
 import { schoolOfOwner } from '../creators/schools.ts'
 import * as clock from '../kernel/clock.ts'
 import { type DB, lockKeyForTransaction } from '../kernel/db.ts'
@@ -19,6 +27,8 @@ export const ENROLMENT_INVITE_MAIL = 'course-enrolment-invite'
 export const INVALID_ENROLMENT_INVITE = 'This invitation link is invalid or has expired. Ask the school for a new one.'
 export const TOO_MANY_ENROLMENT_INVITES =
   'Your school has sent many course invitations in the last hour. Please try again later.'
+/** The studio shows this many open invitations at most, newest first (the REST API pages through them all). */
+export const STUDIO_INVITES_SHOWN = 100
 /** A second request for the same address and course within this time answers with the invitation already mailed. */
 const RESEND_AFTER_MS = 60 * 60 * 1000
 
@@ -152,4 +162,29 @@ export async function acceptEnrolmentInvite(
     await grantAsSchool(trx, user.id, invite.scope_id, ownerId)
   })
   return { courseId: invite.scope_id }
+}
+
+/**
+ * The studio's list of the open invitations to the owner's courses (they are sent through the REST API): who, to
+ * which course, until when; `more` when there are more than the page shows.
+ */
+export async function studioEnrolmentInvites(db: DB, ownerId: string, now = clock.now()) {
+  const rows = await newestEnrolmentInvites(db, ownerId, STUDIO_INVITES_SHOWN + 1, now)
+  return {
+    items: rows.slice(0, STUDIO_INVITES_SHOWN).map((row) => ({
+      id: row.id,
+      email: row.email,
+      courseId: row.course_id,
+      courseTitle: row.course_title,
+      expiresAt: row.expires_at,
+    })),
+    more: rows.length > STUDIO_INVITES_SHOWN,
+  }
+}
+
+/** The owner withdraws an invitation from the studio: its link stops working. Another school's is not found. */
+export async function withdrawStudioEnrolmentInvite(db: DB, ownerId: string, inviteId: string) {
+  const row = await withdrawEnrolmentInvite(db, ownerId, inviteId)
+  if (!row) throw new DomainError('not_found', 'This invitation was accepted or withdrawn already')
+  return { email: row.email }
 }

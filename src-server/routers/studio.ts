@@ -8,6 +8,7 @@ import {
   addSectionInput,
   arrangeInput,
   courseRef,
+  enrolmentInviteRef,
   lessonRef,
   renameSectionInput,
   sectionRef,
@@ -17,6 +18,7 @@ import {
   updateLessonInput,
 } from '../../src-shared/schemas/studio.ts'
 import { listCategoryChoices } from '../catalog/studio-courses.ts'
+import { studioEnrolmentInvites, withdrawStudioEnrolmentInvite } from '../flows/enrolment-invites.ts'
 import {
   createStudioCourse,
   saveStudioCourse,
@@ -42,6 +44,13 @@ export const studioRouter = router({
 
   /** The categories a course can be filed under. */
   categories: courseEditorProcedure.query(({ ctx }) => listCategoryChoices(ctx.db)),
+
+  /** The open invitations to take the owner's courses, sent through the REST API (decision 0128). */
+  enrolmentInvitations: creatorProcedure.query(({ ctx }) => studioEnrolmentInvites(ctx.db, ctx.user.id)),
+
+  withdrawEnrolmentInvitation: creatorProcedure
+    .input(enrolmentInviteRef)
+    .mutation(({ ctx, input }) => withdrawStudioEnrolmentInvite(ctx.db, ctx.user.id, input.inviteId)),
 
   myCourses: creatorProcedure
     .input(studioListInput)

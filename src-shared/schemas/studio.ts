@@ -77,6 +77,8 @@ export type StudioCourseInput = z.input<typeof studioCourseInput>
 export const courseRef = z.object({ courseId: courseIdSchema })
 export const sectionRef = courseRef.extend({ sectionId: z.uuid() })
 export const lessonRef = courseRef.extend({ lessonId: z.uuid() })
+/** One of the owner's open enrolment invitations (decision 0128). */
+export const enrolmentInviteRef = z.object({ inviteId: z.uuid() })
 
 export const addSectionInput = courseRef.extend({ title })
 export const renameSectionInput = sectionRef.extend({ title })

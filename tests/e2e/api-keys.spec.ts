@@ -147,3 +147,46 @@ test('a school enrols someone new through the API: they accept the mailed invita
     .poll(async () => (await (await request.get(`/api/v1/enrolments?course_id=${course.id}`, { headers })).json()).data)
     .toEqual([expect.objectContaining({ source: 'school', status: 'active', learner: { id: learner.id, email } })])
 })
+
+// The owner sees, in the studio, whom the API invited to which course, and withdraws an invitation: on a phone, with
+// the keyboard; the API then lists only the other one.
+test('the owner lists the open course invitations in the studio and withdraws one', async ({
+  page,
+  db,
+  baseURL,
+  request,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 })
+  const owner = await createCreator(db, { plan: 'enterprise' })
+  const course = await createCreatorCourse(db, owner, { status: 'published', title: 'Slip Casting' })
+  const { key } = await createSchoolApiKey(db, owner.id, {
+    name: 'Roster sync',
+    scopes: ['enrolments:read', 'enrolments:write'],
+    expiresInDays: 30,
+  })
+  recordSecrets(new Set([key]))
+  const headers = { authorization: `Bearer ${key}` }
+  const stamp = Date.now().toString(36)
+  const kept = `kept-${stamp}@example.com`
+  const withdrawn = `a-rather-long-address-for-the-roster-${stamp}@pottery-school.example.com`
+  for (const email of [kept, withdrawn]) {
+    const invited = await request.post('/api/v1/enrolments', { headers, data: { course_id: course.id, email } })
+    expect(invited.status()).toBe(202)
+  }
+
+  await signInAs(page, baseURL as string, db, owner)
+  await page.goto('/studio/api')
+  const list = page.getByRole('list', { name: 'Open invitations' })
+  await expect(list.getByRole('listitem')).toHaveCount(2)
+  await expect(list).toContainText(`${kept} · Slip Casting`)
+  await page.getByRole('button', { name: `Withdraw the invitation to ${withdrawn}` }).focus()
+  await page.keyboard.press('Enter')
+  await expect(page.getByText('Invitation withdrawn: its link no longer works')).toBeVisible()
+  await expect(list.getByRole('listitem')).toHaveCount(1)
+  await expect(list).not.toContainText(withdrawn)
+  await expect(page.getByRole('heading', { name: 'Course invitations' })).toBeFocused()
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0)
+
+  const open = await (await request.get('/api/v1/enrolment-invitations', { headers })).json()
+  expect(open.data.map((invite: { email: string }) => invite.email)).toEqual([kept])
+})

@@ -1,8 +1,10 @@
 // /studio/api: the school's API keys (decision 0060) — the school owner's page, on a plan with the API
 // (Enterprise): every key of the school (components/studio/ApiKeysPanel.tsx). The server checks the role and the plan on
 // every call and this page shows its answers; a finance member manages their own keys at /member/{schoolId}/api.
+// Below the keys, the invitations to take the owner's courses that the API sent (decision 0128).
 import { createFileRoute } from '@tanstack/react-router'
 import { ApiKeysPanel } from '#client/components/studio/ApiKeysPanel.tsx'
+import { EnrolmentInvitesPanel } from '#client/components/studio/EnrolmentInvitesPanel.tsx'
 import { StudioPage } from '#client/components/studio/StudioPage.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 
@@ -25,6 +27,7 @@ function ApiKeysPage() {
       }
     >
       <ApiKeysPanel />
+      <EnrolmentInvitesPanel />
     </StudioPage>
   )
 }

@@ -546,6 +546,41 @@ describe('syncing by cursor while transactions commit out of order', () => {
     expect(seen.has(before) || first.seen.length === 0).toBe(true)
   }
 
+  it('shows the owner the open invitations in the studio, newest first, and withdraws one there; nobody else can', async () => {
+    const owner = await createCreator(site.db, { plan: 'enterprise' })
+    const course = await createCreatorCourse(site.db, owner, { status: 'published', title: 'Raku firing' })
+    const { key } = await keyFor(owner)
+    const stamp = Date.now().toString(36)
+    const [older, newer] = [`older-${stamp}@example.test`, `newer-${stamp}@example.test`]
+    const first = await api('/enrolments', key, { method: 'POST', body: { course_id: course.id, email: older } })
+    await api('/enrolments', key, { method: 'POST', body: { course_id: course.id, email: newer } })
+
+    const studio = (await callerAs(site.db, owner)).studio
+    const listed = await studio.enrolmentInvitations()
+    expect(listed.items.map((invite) => [invite.email, invite.courseTitle, invite.courseId])).toEqual([
+      [newer, 'Raku firing', course.id],
+      [older, 'Raku firing', course.id],
+    ])
+    expect(listed.more).toBe(false)
+
+    // Another creator sees none of them and cannot withdraw one; a learner is no creator at all.
+    const other = (await callerAs(site.db, await createCreator(site.db, { plan: 'enterprise' }))).studio
+    expect((await other.enrolmentInvitations()).items).toEqual([])
+    await expect(other.withdrawEnrolmentInvitation({ inviteId: first.body.id })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    })
+    const learner = (await callerAs(site.db, await createUser(site.db))).studio
+    await expect(learner.enrolmentInvitations()).rejects.toMatchObject({ code: 'FORBIDDEN' })
+
+    expect(await studio.withdrawEnrolmentInvitation({ inviteId: first.body.id })).toEqual({ email: older })
+    await expect(studio.withdrawEnrolmentInvitation({ inviteId: first.body.id })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    })
+    expect((await studio.enrolmentInvitations()).items.map((invite) => invite.email)).toEqual([newer])
+    const open = await api('/enrolment-invitations', key)
+    expect(open.body.data.map((invite: { email: string }) => invite.email)).toEqual([newer])
+  })
+
   raceIt('enrolment invitations: two requests for one address at once get one invitation, mailed once', async () => {
     const owner = await createCreator(site.db, { plan: 'enterprise' })
     const course = await createCreatorCourse(site.db, owner, { status: 'published' })
