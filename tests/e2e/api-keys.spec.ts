@@ -1,6 +1,8 @@
 // API keys and the REST API (issue 36, decision 0060): an Enterprise school owner creates a key in the studio (shown
 // once), a script lists the school's enrolments with it (a curl-style request) and sees the learner; the owner
 // revokes the key and the same request is refused 401.
+import type { Kysely } from 'kysely'
+import type { Database } from '../../db/types.ts'
 import { grant } from '../../src-server/access/ledger.ts'
 import { ENROLMENT_INVITE_MAIL } from '../../src-server/flows/enrolment-invites.ts'
 import { createSchoolApiKey } from '../../src-server/flows/school-api-keys.ts'
@@ -101,6 +103,19 @@ test('with the keyboard, focus follows the new key, then the list, and stays in 
   await expect(page.getByRole('heading', { name: 'Your keys' })).toBeFocused()
 })
 
+/** An Enterprise owner with a published course and a key that reads and writes enrolments (its header). */
+async function schoolWithRosterKey(db: Kysely<Database>, title: string) {
+  const owner = await createCreator(db, { plan: 'enterprise' })
+  const course = await createCreatorCourse(db, owner, { status: 'published', title })
+  const { key } = await createSchoolApiKey(db, owner.id, {
+    name: 'Roster sync',
+    scopes: ['enrolments:read', 'enrolments:write'],
+    expiresInDays: 30,
+  })
+  recordSecrets(new Set([key]))
+  return { owner, course, headers: { authorization: `Bearer ${key}` } }
+}
+
 // Decision 0128: a school enrols someone it has no enrolment of only with their consent. The API answers 202 and
 // mails an invitation; the person, signed out, follows the link, logs in with that address, accepts and finds the course.
 test('a school enrols someone new through the API: they accept the mailed invitation and find the course', async ({
@@ -108,17 +123,9 @@ test('a school enrols someone new through the API: they accept the mailed invita
   db,
   request,
 }) => {
-  const owner = await createCreator(db, { plan: 'enterprise' })
-  const course = await createCreatorCourse(db, owner, { status: 'published', title: 'Throwing on the Wheel' })
-  const { key } = await createSchoolApiKey(db, owner.id, {
-    name: 'Roster sync',
-    scopes: ['enrolments:read', 'enrolments:write'],
-    expiresInDays: 30,
-  })
-  recordSecrets(new Set([key]))
+  const { course, headers } = await schoolWithRosterKey(db, 'Throwing on the Wheel')
   const email = `invited-learner-${Date.now().toString(36)}@example.com`
   const learner = await createUser(db, { email, firstName: 'Ines' })
-  const headers = { authorization: `Bearer ${key}` }
 
   const invited = await request.post('/api/v1/enrolments', { headers, data: { course_id: course.id, email } })
   expect(invited.status()).toBe(202)
@@ -157,15 +164,7 @@ test('the owner lists the open course invitations in the studio and withdraws on
   request,
 }) => {
   await page.setViewportSize({ width: 390, height: 844 })
-  const owner = await createCreator(db, { plan: 'enterprise' })
-  const course = await createCreatorCourse(db, owner, { status: 'published', title: 'Slip Casting' })
-  const { key } = await createSchoolApiKey(db, owner.id, {
-    name: 'Roster sync',
-    scopes: ['enrolments:read', 'enrolments:write'],
-    expiresInDays: 30,
-  })
-  recordSecrets(new Set([key]))
-  const headers = { authorization: `Bearer ${key}` }
+  const { owner, course, headers } = await schoolWithRosterKey(db, 'Slip Casting')
   const stamp = Date.now().toString(36)
   const kept = `kept-${stamp}@example.com`
   const withdrawn = `a-rather-long-address-for-the-roster-${stamp}@pottery-school.example.com`
