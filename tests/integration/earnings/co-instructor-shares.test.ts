@@ -258,7 +258,9 @@ describe('co-instructors’ earnings shares', () => {
       db()
         .selectFrom('premium_pool_share_parts')
         .select(['month', 'currency', 'course_id', 'creator_id', 'share_minor'])
-        .orderBy(['month', 'course_id', 'creator_id'])
+        .orderBy('month')
+        .orderBy('course_id')
+        .orderBy('creator_id')
         .execute()
     const written = await parts()
     expect(written.filter((part) => part.course_id === solo.id)).toEqual([
