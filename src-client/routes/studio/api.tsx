@@ -9,7 +9,11 @@ import { StudioPage } from '#client/components/studio/StudioPage.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 
 export const Route = createFileRoute('/studio/api')({
-  loader: ({ context }) => context.queryClient.ensureQueryData(context.trpc.apiKeys.list.queryOptions()),
+  loader: ({ context }) => {
+    // The invitations below the keys start loading with them; their section shows its own loading and error states.
+    void context.queryClient.prefetchQuery(context.trpc.studio.enrolmentInvitations.queryOptions())
+    return context.queryClient.ensureQueryData(context.trpc.apiKeys.list.queryOptions())
+  },
   head: () => ({ meta: [{ title: 'API keys | SkillForge Studio' }] }),
   errorComponent: routeError('Could not load your API keys'),
   component: ApiKeysPage,
