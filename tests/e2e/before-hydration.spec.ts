@@ -298,6 +298,17 @@ test.describe('a choice made before the scripts arrive', () => {
       .toEqual([{ currency: 'GBP' }])
   })
 
+  test('a catalogue filter chosen before hydration is applied once the page is ready', async ({ page }) => {
+    const scripts = await holdScripts(page)
+    await open(page, '/courses')
+    const filters = page.getByRole('complementary', { name: 'More filters' })
+    await filters.getByRole('radio', { name: /^4 & up/ }).check()
+    expect(await isHydrated(page)).toBe(false)
+    scripts.release()
+    await expect(page).toHaveURL(/[?&]rating=4(&|$)/)
+    await expect(filters.getByRole('radio', { name: /^4 & up/ })).toBeChecked()
+  })
+
   test('the gift form keeps "Pay in: Pounds" and Bank Transfer chosen before hydration, and the order is so', async ({
     page,
     db,

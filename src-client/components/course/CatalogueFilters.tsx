@@ -5,7 +5,7 @@ import type { CatalogueSearch } from '#client/lib/catalogue-search.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { DURATION_BANDS, PRICE_BANDS, SORT_OPTIONS } from '#shared/constants.ts'
 import { css, cx } from '#styled-system/css'
-import { controlBox, Options, SelectField } from '../ui/form.tsx'
+import { controlBox, Options, SelectField, useEarlyCheck } from '../ui/form.tsx'
 
 type Facets = RouterOutputs['catalog']['search']['facets']
 export type FilterChange = (patch: Partial<CatalogueSearch>) => void
@@ -71,6 +71,12 @@ export function FilterBar({
   )
 }
 
+/** One filter option; a click before hydration is applied once the page hydrates (useEarlyCheck). */
+function FilterRadio({ name, checked, onSelect }: { name: string; checked: boolean; onSelect: () => void }) {
+  const radio = useEarlyCheck(checked, onSelect)
+  return <input ref={radio} type="radio" name={name} checked={checked} onChange={onSelect} />
+}
+
 function RadioGroup<T extends string | number>({
   legend,
   name,
@@ -88,11 +94,11 @@ function RadioGroup<T extends string | number>({
     <fieldset className={css({ display: 'grid', gap: '2' })}>
       <legend className={css({ fontWeight: 'semibold', mb: '2' })}>{legend}</legend>
       <label className={css({ display: 'flex', gap: '2', fontSize: 'sm' })}>
-        <input type="radio" name={name} checked={value === undefined} onChange={() => onSelect(undefined)} /> Any
+        <FilterRadio name={name} checked={value === undefined} onSelect={() => onSelect(undefined)} /> Any
       </label>
       {options.map((option) => (
         <label key={option.value} className={css({ display: 'flex', gap: '2', fontSize: 'sm' })}>
-          <input type="radio" name={name} checked={value === option.value} onChange={() => onSelect(option.value)} />
+          <FilterRadio name={name} checked={value === option.value} onSelect={() => onSelect(option.value)} />
           {option.label}{' '}
           {option.count === null ? null : (
             <span className={css({ color: 'fg.muted', ml: 'auto' })}>({option.count})</span>

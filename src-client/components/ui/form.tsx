@@ -258,6 +258,20 @@ export function useEarlyChoice(value: SelectHTMLAttributes<HTMLSelectElement>['v
 }
 
 /**
+ * useEarlyChoice for a radio (the ref goes on the input): one chosen before hydration is shown checked while the
+ * group's state holds another, so it is taken as chosen, in the hydrating commit for the same reason. A radio mounted
+ * on the client is checked only as `checked` says, so this does nothing there.
+ */
+export function useEarlyCheck(checked: boolean, onChoose: () => void) {
+  const ref = useRef<HTMLInputElement>(null)
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, for the state the page was hydrated with.
+  useLayoutEffect(() => {
+    if (ref.current?.checked && !checked) onChoose()
+  }, [])
+  return ref
+}
+
+/**
  * A select's options, one for each of `items`: its value (the item itself, as text, unless `value` says) and its label
  * (the item itself unless `label` says). A missing list (still loading) gives none.
  */
@@ -438,14 +452,7 @@ export function ChoiceCard({
   label: string
   detail: string
 }) {
-  const radio = useRef<HTMLInputElement>(null)
-  // A card chosen before hydration is shown checked while the group's state holds another: take it as chosen (as
-  // useEarlyChoice does for a select, and in the hydrating commit for the same reason). A card mounted on the client is
-  // checked only as `checked` says.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: once, for the state the page was hydrated with.
-  useLayoutEffect(() => {
-    if (radio.current?.checked && !checked) onChoose()
-  }, [])
+  const radio = useEarlyCheck(checked, onChoose)
   return (
     <label className={choiceCard}>
       <input
