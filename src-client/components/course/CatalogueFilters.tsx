@@ -1,6 +1,7 @@
 // Catalogue filters. Every option shows how many courses it would give (facet counts from the server); a search
 // matching more courses than the server counts shows the options without counts (decision 0022).
 
+import type { ReactNode } from 'react'
 import type { CatalogueSearch } from '#client/lib/catalogue-search.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { DURATION_BANDS, PRICE_BANDS, SORT_OPTIONS } from '#shared/constants.ts'
@@ -71,10 +72,27 @@ export function FilterBar({
   )
 }
 
+const optionLabel = css({ display: 'flex', gap: '2', fontSize: 'sm' })
+
 /** One filter option; a click before hydration is applied once the page hydrates (useEarlyCheck). */
-function FilterRadio({ name, checked, onSelect }: { name: string; checked: boolean; onSelect: () => void }) {
+function FilterOption({
+  name,
+  checked,
+  onSelect,
+  children,
+}: {
+  name: string
+  checked: boolean
+  onSelect: () => void
+  children: ReactNode
+}) {
   const radio = useEarlyCheck(checked, onSelect)
-  return <input ref={radio} type="radio" name={name} checked={checked} onChange={onSelect} />
+  return (
+    <label className={optionLabel}>
+      <input ref={radio} type="radio" name={name} checked={checked} onChange={onSelect} />
+      {children}
+    </label>
+  )
 }
 
 function RadioGroup<T extends string | number>({
@@ -93,17 +111,22 @@ function RadioGroup<T extends string | number>({
   return (
     <fieldset className={css({ display: 'grid', gap: '2' })}>
       <legend className={css({ fontWeight: 'semibold', mb: '2' })}>{legend}</legend>
-      <label className={css({ display: 'flex', gap: '2', fontSize: 'sm' })}>
-        <FilterRadio name={name} checked={value === undefined} onSelect={() => onSelect(undefined)} /> Any
-      </label>
+      <FilterOption name={name} checked={value === undefined} onSelect={() => onSelect(undefined)}>
+        {' '}
+        Any
+      </FilterOption>
       {options.map((option) => (
-        <label key={option.value} className={css({ display: 'flex', gap: '2', fontSize: 'sm' })}>
-          <FilterRadio name={name} checked={value === option.value} onSelect={() => onSelect(option.value)} />
+        <FilterOption
+          key={option.value}
+          name={name}
+          checked={value === option.value}
+          onSelect={() => onSelect(option.value)}
+        >
           {option.label}{' '}
           {option.count === null ? null : (
             <span className={css({ color: 'fg.muted', ml: 'auto' })}>({option.count})</span>
           )}
-        </label>
+        </FilterOption>
       ))}
     </fieldset>
   )
