@@ -85,7 +85,8 @@ export function openInvites<S extends InviteScope>(db: DB, target: InviteTarget<
     .where(inScope(target))
     .where('accepted_at', 'is', null)
     .where('expires_at', '>', now)
-  if (to !== undefined) query = query.where('email', '=', to)
+  // lower(email), as the open-invitation index reads it, so the lookup is one index entry.
+  if (to !== undefined) query = query.where((eb) => eb(eb.fn('lower', ['email']), '=', to))
   return query.orderBy('created_at', 'desc').execute()
 }
 
