@@ -309,6 +309,38 @@ test.describe('a choice made before the scripts arrive', () => {
     await expect(filters.getByRole('radio', { name: /^4 & up/ })).toBeChecked()
   })
 
+  test('a category chosen while the catalogue hydrates is applied, not undone by its own change event', async ({
+    page,
+  }) => {
+    // React hydrates the page's shell (header, footer) before the route's content: a choice made between the two sends
+    // its `input` to a select not hydrated yet, which React then hydrates at once, and its `change` follows, as a browser
+    // sends them. Polled task by task (a MessageChannel loop, on a CPU slowed down 4×), the choice lands in that moment.
+    const cdp = await page.context().newCDPSession(page)
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 })
+    await page.addInitScript(() => {
+      const probe = window as { chosenWhileHydrating?: boolean }
+      const hydrated = (element: Element | null | undefined) =>
+        element ? Object.keys(element).some((key) => key.startsWith('__reactProps$')) : false
+      const channel = new MessageChannel()
+      channel.port1.onmessage = () => {
+        const label = Array.from(document.querySelectorAll('label')).find((l) => l.textContent?.startsWith('Category'))
+        const select = label?.control as HTMLSelectElement | null | undefined
+        if (!select || !hydrated(document.querySelector('header a'))) return channel.port2.postMessage(null)
+        probe.chosenWhileHydrating = !hydrated(select)
+        select.value = 'development'
+        select.dispatchEvent(new Event('input', { bubbles: true }))
+        select.dispatchEvent(new Event('change', { bubbles: true }))
+      }
+      channel.port2.postMessage(null)
+    })
+    await open(page, '/courses')
+    await expect
+      .poll(() => page.evaluate(() => (window as { chosenWhileHydrating?: boolean }).chosenWhileHydrating))
+      .toBe(true)
+    await expect(page).toHaveURL(/[?&]category=development(&|$)/)
+    await expect(page.getByLabel('Category')).toHaveValue('development')
+  })
+
   test('the gift form keeps "Pay in: Pounds" and Bank Transfer chosen before hydration, and the order is so', async ({
     page,
     db,

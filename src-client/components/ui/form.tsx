@@ -243,18 +243,31 @@ export function SelectField(props: SelectHTMLAttributes<HTMLSelectElement> & Fie
  * before the browser runs anything else. A passive effect runs a task later, and a button pressed before hydration
  * (replayed by src-server/http/early-clicks.ts once it is hydrated) could act in between, on the first `value`: on a
  * slow phone the course went into the cart in dollars with pounds shown chosen.
+ * Not when the select's own event is being dispatched: React hydrates a page part at once when an event reaches it
+ * (the `input` a choice fires just before its `change`), and that event goes on to onChange itself. Handed over here
+ * too, the choice was taken twice, and React put the first `value` back on the select between the two (the URL had not
+ * changed yet), so the second, real one undid it: a category chosen as the catalogue hydrated was not applied.
+ * (A radio is unlike it: React reads its checked state at hydration as the last known, so the click that hydrated it
+ * changes nothing React sees, and useEarlyCheck must hand it over.)
  */
 export function useEarlyChoice(value: SelectHTMLAttributes<HTMLSelectElement>['value']) {
   const ref = useRef<HTMLSelectElement>(null)
   // biome-ignore lint/correctness/useExhaustiveDependencies: once, for the value the page was hydrated with.
   useLayoutEffect(() => {
     const select = ref.current
-    if (!select || value === undefined || Array.isArray(value)) return
+    if (!select || value === undefined || Array.isArray(value) || selectEventInFlight(select)) return
     const first = String(value)
     const offered = Array.from(select.options, (option) => option.value)
     if (select.value !== first && offered.includes(first)) select.dispatchEvent(new Event('change', { bubbles: true }))
   }, [])
   return ref
+}
+
+/** True while an event aimed at the select is dispatched: React hands that one to its onChange itself. */
+function selectEventInFlight(select: HTMLSelectElement): boolean {
+  // window.event is the event whose listeners are running (React hydrates from inside its root listener); deprecated
+  // for handlers, which are given the event, but the one way an effect can tell.
+  return (window as { event?: Event }).event?.target === select
 }
 
 /**
