@@ -7,10 +7,12 @@ import type { Kysely } from 'kysely'
 import type { Database } from '../../db/types.ts'
 import { issueToken } from '../../src-server/auth/tokens.ts'
 import { AUTH_MESSAGES } from '../../src-shared/auth.ts'
+import { createCreator, createCreatorCourse } from '../support/creator-courses.ts'
 import { ownedCourse } from '../support/earnings.ts'
 import { createUser } from '../support/factories.ts'
+import { verifiedLearner } from '../support/learners.ts'
 import { mailsTo } from '../support/outbox.ts'
-import { expect, test } from './fixtures.ts'
+import { expect, signInAs, test } from './fixtures.ts'
 
 const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`
 const PASSWORD = 'Str0ng!Passw0rd#1'
@@ -339,6 +341,32 @@ test.describe('a choice made before the scripts arrive', () => {
       .toBe(true)
     await expect(page).toHaveURL(/[?&]category=development(&|$)/)
     await expect(page.getByLabel('Category')).toHaveValue('development')
+  })
+
+  test('a review’s stars and text given before hydration are the ones published', async ({ page, db, baseURL }) => {
+    const course = await createCreatorCourse(db, await createCreator(db), { status: 'published' })
+    const learner = await verifiedLearner(db, course.id)
+    await signInAs(page, baseURL as string, db, learner)
+    const scripts = await holdScripts(page)
+    await open(page, `/courses/${course.id}`)
+    const text = 'Written while the page was still loading.'
+    // A visitor clicks the star drawn over the radio, i.e. its label.
+    await page.locator('label', { has: page.getByRole('radio', { name: '4 stars' }) }).click()
+    await page.getByLabel('Your review (optional)').fill(text)
+    expect(await isHydrated(page)).toBe(false)
+    scripts.release()
+    await expect.poll(() => isHydrated(page)).toBe(true)
+    // Hydrated, the form shows what was given, and its character count knows the text.
+    await expect(page.getByRole('radio', { name: '4 stars' })).toBeChecked()
+    await expect(page.getByText(`${text.length} / `)).toBeVisible()
+    await page.getByRole('button', { name: 'Publish review' }).click()
+    await expect(page.getByText('Thank you! Your review is published.')).toBeVisible()
+    const reviews = await db
+      .selectFrom('course_reviews')
+      .select(['rating', 'body'])
+      .where('course_id', '=', course.id)
+      .execute()
+    expect(reviews).toEqual([{ rating: 4, body: text }])
   })
 
   test('the gift form keeps "Pay in: Pounds" and Bank Transfer chosen before hydration, and the order is so', async ({

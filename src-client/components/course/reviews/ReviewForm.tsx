@@ -1,5 +1,5 @@
 // Writing or editing one's review: stars and optional text, checked with the server's schema before sending.
-import { type FormEvent, useEffect, useRef, useState } from 'react'
+import { type FormEvent, useEffect, useLayoutEffect, useRef, useState } from 'react'
 import type { z } from 'zod'
 import { button } from '#client/components/ui/button.ts'
 import { inputClass, TextAreaField } from '#client/components/ui/form.tsx'
@@ -39,6 +39,14 @@ export function ReviewForm({
   // Opened by "Edit review" (whose button is gone now): keyboard focus moves to the chosen star.
   useEffect(() => {
     void loadReviewSchema()
+  }, [])
+  // The course page is server-rendered: text typed before it hydrated is shown while `body` is still empty, and React
+  // takes the shown text as already known, so no change would ever say so; the next render would wipe it. Taken here,
+  // in the hydrating commit (the stars do the same through useEarlyCheck).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, for the text the form was hydrated with.
+  useLayoutEffect(() => {
+    const typed = formRef.current?.querySelector('textarea')?.value
+    if (typed && typed !== body) setBody(typed)
   }, [])
   useEffect(() => {
     if (editing) formRef.current?.querySelector<HTMLInputElement>('input[type=radio]:checked')?.focus()

@@ -1,6 +1,7 @@
 // Choosing 1–5 stars: five native radio buttons in a fieldset (arrow keys move between them, the labels are
-// read out), drawn as stars.
+// read out), drawn as stars. The course page is server-rendered, so a star can be chosen before it hydrates.
 import { useId } from 'react'
+import { useEarlyCheck } from '#client/components/ui/form.tsx'
 import { Icon } from '#client/components/ui/icons.tsx'
 import { css } from '#styled-system/css'
 
@@ -28,20 +29,7 @@ export function StarInput({
       <legend className={css({ fontSize: 'sm', fontWeight: 'medium', mb: '1' })}>Your rating</legend>
       <div className={css({ display: 'flex', gap: '1' })}>
         {[1, 2, 3, 4, 5].map((stars) => (
-          <label key={stars} className={starLabel} data-on={stars <= value}>
-            <input
-              type="radio"
-              name={`${id}-stars`}
-              value={stars}
-              checked={value === stars}
-              onChange={() => onChange(stars)}
-              className={css({ srOnly: true })}
-            />
-            <Icon name="star" size={28} filled={stars <= value} />
-            <span className={css({ srOnly: true })}>
-              {stars} {stars === 1 ? 'star' : 'stars'}
-            </span>
-          </label>
+          <Star key={stars} name={`${id}-stars`} stars={stars} value={value} onChange={onChange} />
         ))}
       </div>
       {error ? (
@@ -50,5 +38,37 @@ export function StarInput({
         </p>
       ) : null}
     </fieldset>
+  )
+}
+
+/** One star's radio; a star chosen before the course page hydrated is taken once it has (useEarlyCheck). */
+function Star({
+  name,
+  stars,
+  value,
+  onChange,
+}: {
+  name: string
+  stars: number
+  value: number
+  onChange: (stars: number) => void
+}) {
+  const radio = useEarlyCheck(value === stars, () => onChange(stars))
+  return (
+    <label className={starLabel} data-on={stars <= value}>
+      <input
+        ref={radio}
+        type="radio"
+        name={name}
+        value={stars}
+        checked={value === stars}
+        onChange={() => onChange(stars)}
+        className={css({ srOnly: true })}
+      />
+      <Icon name="star" size={28} filled={stars <= value} />
+      <span className={css({ srOnly: true })}>
+        {stars} {stars === 1 ? 'star' : 'stars'}
+      </span>
+    </label>
   )
 }
