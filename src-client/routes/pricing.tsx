@@ -135,7 +135,8 @@ function PricingPage() {
             display: 'grid',
             gap: '6',
             pt: '3',
-            gridTemplateColumns: { base: '1fr', md: 'repeat(3, 1fr)' },
+            // Side by side from a laptop's width: on a 768 px tablet the prices needed more than a third each.
+            gridTemplateColumns: { base: '1fr', lg: 'repeat(3, 1fr)' },
           })}
         >
           {plans.plans.map((plan) => (

@@ -1,4 +1,5 @@
-// Every route (route-table.ts) on a phone and on a desktop: no sideways page scroll at 390 px and 320 px, and axe-core
+// Every route (route-table.ts) on a phone, a tablet and a desktop: the page the route shows (not the not-found page: a
+// seeded row it cannot show fails here), no sideways page scroll at 390, 320 and 768 px, and axe-core
 // (WCAG 2.0/2.1/2.2 A and AA rules) finds no critical or serious violation at 390 px and at 1280 px. One page load per
 // route; one browser context per kind of visitor.
 import type { BrowserContext, Page } from '@playwright/test'
@@ -51,7 +52,7 @@ for (const as of ['visitor', 'customer', 'staff', 'creator'] satisfies Visitor[]
         // loaded 2-core machine, past the default 30 s with the page's own load.
         test.setTimeout(90_000)
         await page.setViewportSize({ width: 390, height: 844 })
-        await visit(page, routeUrl(route, seeded))
+        expect(await visit(page, routeUrl(route, seeded)), 'page status').toBe(route.status ?? 200)
         expect(await pageWidth(page), 'page width at 390 px').toBeLessThanOrEqual(390)
         expect(await axeViolations(page), 'axe at 390 px').toEqual([])
 
@@ -59,6 +60,10 @@ for (const as of ['visitor', 'customer', 'staff', 'creator'] satisfies Visitor[]
         // Polled: a chart follows its box's new width a frame or more after the resize (a ResizeObserver), so a
         // busy machine read the 390 px chart once; an overflow that stays fails all the same.
         await expect.poll(() => pageWidth(page), { message: 'page width at 320 px' }).toBeLessThanOrEqual(320)
+
+        // A tablet held upright (768 px): the header's full navigation once needed 802 px there.
+        await page.setViewportSize({ width: 768, height: 1024 })
+        await expect.poll(() => pageWidth(page), { message: 'page width at 768 px' }).toBeLessThanOrEqual(768)
 
         await page.setViewportSize({ width: 1280, height: 900 })
         expect(await axeViolations(page), 'axe at 1280 px').toEqual([])

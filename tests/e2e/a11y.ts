@@ -14,11 +14,12 @@ const STRUCTURE_RULES = new Set([
   'region',
 ])
 
-/** Opens a URL and waits until its page heading shows and nothing is loading. */
-export async function visit(page: Page, url: string) {
-  await page.goto(url)
+/** Opens a URL and waits until its page heading shows and nothing is loading; gives the page's HTTP status. */
+export async function visit(page: Page, url: string): Promise<number | undefined> {
+  const response = await page.goto(url)
   await expect(page.locator('h1').first()).toBeVisible()
   await expect(page.locator('[aria-busy="true"]')).toHaveCount(0)
+  return response?.status()
 }
 
 export async function pageWidth(page: Page) {

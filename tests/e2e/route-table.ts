@@ -55,6 +55,8 @@ export interface RouteEntry {
   /** The URL visited (a function of the seeded rows when it names one). */
   url: string | ((seeded: Seeded) => string)
   as: Visitor
+  /** The not-found pages' status; every other URL must show its page (a seeded row the page cannot show is a 404). */
+  status?: 404
 }
 
 export const routeUrl = (route: RouteEntry, seeded: Seeded) =>
@@ -109,7 +111,7 @@ export const ROUTES: RouteEntry[] = [
   { file: 'payment-success.tsx', url: '/payment-success', as: 'visitor' },
   { file: 'admin/login.tsx', url: '/admin/login', as: 'visitor' },
   { file: 'admin/accept-invite.tsx', url: '/admin/accept-invite?token=not-a-real-token', as: 'visitor' },
-  { file: '__root.tsx#notFound', url: '/no-such-page', as: 'visitor' },
+  { file: '__root.tsx#notFound', url: '/no-such-page', as: 'visitor', status: 404 },
   { file: 'teach.index.tsx', url: '/teach', as: 'visitor' },
   // A seeded house instructor (the creators migration gave each a slug from the name).
   { file: 'instructors.$slug.tsx', url: '/instructors/amara-nwosu', as: 'visitor' },
@@ -195,7 +197,7 @@ export const ROUTES: RouteEntry[] = [
     url: (seeded) => `/admin/creator-applications/${seeded.applicationId}`,
     as: 'staff',
   },
-  { file: 'admin/_staff/$.tsx', url: '/admin/no-such-page', as: 'staff' },
+  { file: 'admin/_staff/$.tsx', url: '/admin/no-such-page', as: 'staff', status: 404 },
 
   { file: 'studio/index.tsx', url: '/studio', as: 'creator' },
   { file: 'studio/courses.new.tsx', url: '/studio/courses/new', as: 'creator' },
@@ -342,6 +344,11 @@ export async function contextFor(
     const [firstLesson] = await listLessonIds(db, OWNED_COURSE)
     if (!firstLesson) throw new Error(`${OWNED_COURSE} has no lessons`)
     seeded.lessonId = firstLesson
+    // A certificate is shown with the completion it was issued for (learning/repository.ts findCertificate).
+    await db
+      .insertInto('course_completions')
+      .values({ user_id: user.id, course_id: OWNED_COURSE, lesson_count: 1, access_source: 'staff' })
+      .execute()
     const certificate = await db
       .insertInto('certificates')
       .values({

@@ -58,7 +58,7 @@ export function Header() {
 
         <nav
           aria-label="Main"
-          className={css({ display: { base: 'none', md: 'flex' }, alignItems: 'center', gap: '1', ml: '4' })}
+          className={css({ display: { base: 'none', lg: 'flex' }, alignItems: 'center', gap: '1', ml: '4' })}
         >
           <DeferredMenu
             menu={BrowseMenu}
@@ -83,7 +83,7 @@ export function Header() {
           {user ? (
             <UserMenu user={user} />
           ) : user === null ? (
-            <div className={css({ display: { base: 'none', md: 'flex' }, gap: '2' })}>
+            <div className={css({ display: { base: 'none', lg: 'flex' }, gap: '2' })}>
               <Link to="/login" className={button({ variant: 'ghost', size: 'sm' })}>
                 Log In
               </Link>
@@ -98,7 +98,7 @@ export function Header() {
             title="Menu"
             openLabel="Open menu"
             closeLabel="Close menu"
-            triggerClassName={css({ display: { base: 'inline-flex', md: 'none' } })}
+            triggerClassName={css({ display: { base: 'inline-flex', lg: 'none' } })}
           >
             <MobileNav
               user={Boolean(user)}

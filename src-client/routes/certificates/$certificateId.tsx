@@ -52,7 +52,9 @@ function CertificatePage() {
             color: 'gray.900',
             w: 'full',
             maxW: '4xl',
-            aspectRatio: '297 / 210',
+            // A4 landscape from a laptop's width up. Narrower, the card grows with its text: a fixed ratio turned the
+            // text's height into a minimum width (721 px on a 390 px phone, scrolling sideways).
+            aspectRatio: { base: 'auto', lg: '297 / 210' },
             borderWidth: '6px',
             borderColor: 'brand.600',
             borderStyle: 'double',
