@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { listAudit, record } from '../../../src-server/audit/repository.ts'
 import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
 import { redactingLogOptions } from '../../../src-server/kernel/log.ts'
+import { INVITATION_INVALID } from '../../../src-server/team/invitations.ts'
 import { loginInput } from '../../../src-shared/schemas/auth.ts'
 import { createTestDatabase } from '../../support/db.ts'
 import { createUser } from '../../support/factories.ts'
@@ -48,6 +49,14 @@ describe('the access log', () => {
     expect((await accessLine('/trpc/admin.team.invitation')).url).toBe(
       '/trpc/admin.team.invitation?input={"token":"[redacted]"}',
     )
+  })
+
+  it('answers a query that carries a token from a POST body, as the client sends it, and logs no input', async () => {
+    // httpBatchLink with methodOverride 'POST' (src-client/lib/trpc.ts carriesToken): the batch's inputs as the body.
+    const response = await trpcPost(server.baseUrl, 'admin.team.invitation?batch=1', { 0: { token: TOKEN } })
+    expect(response.status).toBe(404) // the invitation's own refusal, not 405 (a query refused as a POST)
+    expect(await response.text()).toContain(INVITATION_INVALID)
+    expect((await accessLine('/trpc/admin.team.invitation')).url).toBe('/trpc/admin.team.invitation?batch=1')
   })
 
   it('logs no password of a rejected log-in, and the zod error does not carry it', async () => {
