@@ -181,6 +181,9 @@ export interface MonthTotals {
   earnedMinor: number
   /** Shares taken back by refunds and lost disputes that month (positive). */
   refundedMinor: number
+  /** The payment processor's fees and chargeback fees taken from the creator's shares that month (positive). */
+  feesMinor: number
+  /** What the month left the creator: earned less refunded less fees (the balances' change before payouts). */
   netMinor: number
   paidOutMinor: number
 }
@@ -204,6 +207,7 @@ export async function creatorMonthlyTotals(
       sql<string>`to_char(t.created_at at time zone 'UTC', 'YYYY-MM')`.as('month'),
       sql<string>`sum(case when t.kind in ('sale','pool_share') then e.amount_minor else 0 end)`.as('earned'),
       sql<string>`sum(case when t.kind in ('refund','dispute') then -e.amount_minor else 0 end)`.as('refunded'),
+      sql<string>`sum(case when t.kind = 'processor_fee' then -e.amount_minor else 0 end)`.as('fees'),
       sql<string>`sum(case when t.kind = 'payout' and e.account = 'creator_paid_out' then e.amount_minor
         when t.kind = 'transfer_reversal' and e.account = 'creator_paid_out' then e.amount_minor else 0 end)`.as(
         'paid_out',
@@ -220,11 +224,13 @@ export async function creatorMonthlyTotals(
         const row = rows.find((r) => r.currency === currency && r.month === month)
         const earnedMinor = Number(row?.earned ?? 0)
         const refundedMinor = Number(row?.refunded ?? 0)
+        const feesMinor = Number(row?.fees ?? 0)
         return {
           month,
           earnedMinor,
           refundedMinor,
-          netMinor: earnedMinor - refundedMinor,
+          feesMinor,
+          netMinor: earnedMinor - refundedMinor - feesMinor,
           paidOutMinor: Number(row?.paid_out ?? 0),
         }
       }),

@@ -6,6 +6,7 @@ import * as orders from '../orders/create.ts'
 import * as pending from '../orders/pending.ts'
 import { bundleOrderLines } from '../promotions/bundles.ts'
 import { listCartLines } from './cart-lines.ts'
+import { dropCodeCoveringNothing } from './coupon-cart.ts'
 import { orderCoupon } from './coupon-checkout.ts'
 
 /**
@@ -39,9 +40,18 @@ async function orderableLines(db: DB, userId: string): Promise<orders.OrderableL
   }
   return lines
 }
+/**
+ * An order's lines leave the cart (paid, awaiting a transfer, or paid away from the site), and the cart's code with
+ * them when nothing left qualifies for it.
+ */
+export async function takeOutOfCart(db: DB, userId: string, itemKeys: readonly string[]): Promise<void> {
+  await removePurchasedItems(db, userId, itemKeys)
+  await dropCodeCoveringNothing(db, userId)
+}
+
 const cart: orders.OrderCart & pending.PendingCart = {
   lines: orderableLines,
-  takeOut: removePurchasedItems,
+  takeOut: takeOutOfCart,
   giveBack: restoreItems,
 }
 

@@ -81,15 +81,23 @@ export async function removeCoupon(db: DB, userId: string) {
   return { removed: await removeFromCart(db, userId) }
 }
 
+/**
+ * After lines leave the cart (removed by the buyer, bought, enrolled in for free): the code goes too when nothing left
+ * in the cart qualifies for it, so an emptied cart does not keep a code for whatever is added next.
+ */
+export async function dropCodeCoveringNothing(db: DB, userId: string): Promise<void> {
+  const coupon = await appliedCoupon(db, userId)
+  if (!coupon) return
+  const lines = await listCartLines(db, userId)
+  const priced = lines.length > 0 ? await priceCart(db, userId, coupon, lines) : null
+  if (!priced || (!priced.ok && priced.refusal === 'nothingApplies')) await removeFromCart(db, userId)
+}
+
 /** Removing a line: the code goes too when nothing left in the cart qualifies for it. */
 export async function removeLine(db: DB, userId: string, itemId: string) {
   const removed = await removeCartItem(db, userId, itemId)
   if (!removed) throw new DomainError('not_found', 'Item not found in your cart')
-  const coupon = await appliedCoupon(db, userId)
-  if (coupon) {
-    const priced = await priceCart(db, userId, coupon, await listCartLines(db, userId))
-    if (!priced.ok && priced.refusal === 'nothingApplies') await removeFromCart(db, userId)
-  }
+  await dropCodeCoveringNothing(db, userId)
   return { removed }
 }
 

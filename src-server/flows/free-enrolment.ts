@@ -2,9 +2,9 @@
 // right with the source 'free_enrolment' (one per user and course, so a second click changes nothing) and the course
 // leaves the cart if it was there.
 import { grant } from '../access/ledger.ts'
-import { removePurchasedItems } from '../cart/repository.ts'
 import { type DB, inTransaction } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
+import { takeOutOfCart } from './cart-order.ts'
 import { emitCourseEvent } from './webhook-events.ts'
 
 export const FREE_ENROLMENT_MESSAGES = {
@@ -31,7 +31,7 @@ export async function enrolForFree(db: DB, userId: string, courseId: string) {
     if (created) {
       await emitCourseEvent(trx, course.id, 'enrolment.granted', { learnerId: userId, source: 'free_enrolment' })
     }
-    await removePurchasedItems(trx, userId, [`course:${course.id}`])
+    await takeOutOfCart(trx, userId, [`course:${course.id}`])
     return { courseId: course.id, title: course.title, created }
   })
 }

@@ -5,7 +5,6 @@
 
 import type { TaxLine } from '../../db/types.ts'
 import { lineNetMinor } from '../../src-shared/money.ts'
-import { removePurchasedItems } from '../cart/repository.ts'
 import * as clock from '../kernel/clock.ts'
 import { type DB, inTransaction } from '../kernel/db.ts'
 import { issueOrderInvoice } from '../orders/invoices.ts'
@@ -14,6 +13,7 @@ import { sendReceipt } from '../orders/receipt.ts'
 import { listOrderLines } from '../orders/repository.ts'
 import { canTransition, isPaidStatus, moveOrder } from '../orders/transitions.ts'
 import { openServiceOrders } from '../service-orders/open.ts'
+import { takeOutOfCart } from './cart-order.ts'
 import { creditCreatorSales, holdCreatorsOfLines } from './creator-earnings.ts'
 import { grantForPaidOrder } from './grant-paid-order.ts'
 import { brandOfOrderLines } from './school-domain.ts'
@@ -79,8 +79,8 @@ export async function markPaid(db: DB, orderId: string, payment: Payment): Promi
       // Stripe took money: its fee on it is read after this commits (flows/processor-fees.ts).
       processorFeeDue: payment.source === 'stripe' && captured > 0,
     })
-    // The paid lines leave the cart (lines of another currency stay).
-    await removePurchasedItems(
+    // The paid lines leave the cart (lines of another currency stay), and its code when nothing left qualifies.
+    await takeOutOfCart(
       trx,
       order.user_id,
       lines.map((line) => line.item_key),

@@ -37,6 +37,7 @@ export function EarningsChart({ currency, months }: { currency: string; months: 
               </th>
               <th scope="col">Earned</th>
               <th scope="col">Refunded</th>
+              <th scope="col">Fees</th>
               <th scope="col">Net</th>
               <th scope="col">Paid out</th>
             </tr>
@@ -49,6 +50,7 @@ export function EarningsChart({ currency, months }: { currency: string; months: 
                 </th>
                 <td>{money(month.earnedMinor)}</td>
                 <td>{money(month.refundedMinor)}</td>
+                <td>{money(month.feesMinor)}</td>
                 <td>{money(month.netMinor)}</td>
                 <td>{money(month.paidOutMinor)}</td>
               </tr>

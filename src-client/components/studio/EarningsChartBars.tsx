@@ -2,15 +2,11 @@
 // library stays out of the initial bundle and out of the server render; the table beside it carries the same numbers
 // for screen readers and keyboards, so the drawing itself is hidden from them.
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts'
+import type { RouterOutputs } from '#client/lib/types.ts'
 import { formatMoney } from '#shared/money.ts'
 
-export interface ChartMonth {
-  month: string
-  earnedMinor: number
-  refundedMinor: number
-  netMinor: number
-  paidOutMinor: number
-}
+/** One month of the creator's totals, as the server sends them (earnings/statements.ts creatorMonthlyTotals). */
+export type ChartMonth = RouterOutputs['earnings']['monthly']['series'][number]['months'][number]
 
 export default function EarningsChartBars({ currency, months }: { currency: string; months: ChartMonth[] }) {
   const data = months.map((month) => ({

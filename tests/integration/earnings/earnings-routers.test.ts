@@ -104,6 +104,7 @@ describe('earnings router', () => {
       month: month(),
       earnedMinor: 4749,
       refundedMinor: 0,
+      feesMinor: 0, // paid by staff: no processor took a fee
       netMinor: 4749,
       paidOutMinor: 0,
     })

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { creatorBalances, ledgerTotals } from '../../../src-server/earnings/balances.ts'
 import { allocateByNet } from '../../../src-server/earnings/processor-fees.ts'
 import { releaseDueHolds } from '../../../src-server/earnings/shares.ts'
-import { creatorEntries } from '../../../src-server/earnings/statements.ts'
+import { creatorEntries, creatorMonthlyTotals } from '../../../src-server/earnings/statements.ts'
 import { settleDueProcessorFees, settleProcessorFees } from '../../../src-server/flows/processor-fees.ts'
 import { refundOrder } from '../../../src-server/flows/refunds.ts'
 import { stripeRefundGateway } from '../../../src-server/flows/stripe-refunds.ts'
@@ -182,6 +182,33 @@ describe('the processor’s fee', () => {
     expect(reversal.find((entry) => entry.account === 'creator_pending')?.amount_minor).toBe(-share.creator_minor)
     expect(await balanceOf(creator.id)).toEqual({ pending: 0, available: 0 })
     await expectLedgerBalanced()
+  })
+
+  it('the studio’s month shows it as Fees, and the month’s Net is what the balances kept', async () => {
+    const { creator, course } = await creatorWithCourse(2499)
+    const paid = await payByCard([course])
+    const share = await shareOf(paid.lineOf(course).id)
+    const thisMonth = async () => (await creatorMonthlyTotals(db(), creator.id, clock.now())).series[0]!.months.at(-1)
+    const earned = share.creator_minor + share.processor_fee_minor
+    expect(await thisMonth()).toMatchObject({
+      earnedMinor: earned,
+      refundedMinor: 0,
+      feesMinor: share.processor_fee_minor,
+      netMinor: share.creator_minor,
+    })
+    expect((await balanceOf(creator.id)).pending).toBe(share.creator_minor)
+
+    await refundOrder(
+      db(),
+      { orderId: paid.orderId, actor: { id: admin.id, email: admin.email } },
+      stripeRefundGateway(stripe),
+    )
+    expect(await thisMonth()).toMatchObject({
+      earnedMinor: earned,
+      refundedMinor: share.creator_minor,
+      feesMinor: share.processor_fee_minor,
+      netMinor: 0,
+    })
   })
 })
 

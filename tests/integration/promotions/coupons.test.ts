@@ -154,6 +154,45 @@ describe('guessing codes (decision 0114)', () => {
   })
 })
 
+describe('a code leaves the cart with the order that empties it', () => {
+  it('once the order is paid (or awaits its transfer), a course added next is not discounted by the old code', async () => {
+    const editor = await staff()
+    const creator = await createUser(db())
+    const [first, next] = [await ownedCourse(db(), creator.id, 2_000), await ownedCourse(db(), creator.id, 3_000)]
+    const code = newCode('ONCE')
+    await editor.admin.coupons.create({ code, kind: 'percent', percentOff: 20, appliesTo: 'everything' } as never)
+
+    const buyer = await shopper()
+    await buyer.caller.cart.add({ kind: 'course', courseId: first.id })
+    await buyer.caller.cart.applyCoupon({ code })
+    const order = await createFromCart(db(), {
+      userId: buyer.user.id,
+      currency: 'USD',
+      method: 'bank_transfer',
+      referencePrefix: 'SF',
+    })
+    expect(order.totalMinor).toBe(1_600)
+    // Still pending: the lines and the code stay in the cart (the buyer may change their mind).
+    expect((await buyer.caller.cart.list())?.coupon?.code).toBe(code)
+    expect(await markPaid(db(), order.id, { source: 'staff' })).toBe('fulfilled')
+    await buyer.caller.cart.add({ kind: 'course', courseId: next.id })
+    const cart = await buyer.caller.cart.list()
+    expect(cart?.coupon).toBeNull()
+    expect(cart?.totals).toEqual([expect.objectContaining({ currency: 'USD', discountMinor: 0 })])
+
+    // "I've made the transfer" empties the cart too: the code goes with its lines.
+    await buyer.caller.cart.applyCoupon({ code })
+    const transfer = await createFromCart(db(), {
+      userId: buyer.user.id,
+      currency: 'USD',
+      method: 'bank_transfer',
+      referencePrefix: 'SF',
+    })
+    await awaitTransfer(db(), buyer.user.id, transfer.id)
+    expect((await buyer.caller.cart.list())?.coupon).toBeNull()
+  })
+})
+
 describe('an unpaid bank or PayPal order gives its use back when it expires', () => {
   it('the orders.expire job expires it after 7 days (awaiting the transfer or not), and the code is free again', async () => {
     const editor = await staff()
