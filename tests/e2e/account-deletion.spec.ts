@@ -13,6 +13,8 @@ test('a customer asks to delete their account, signs in again and cancels', asyn
   await section.getByLabel('Your password').fill(person.password)
   await section.getByRole('button', { name: 'Delete my account' }).click()
   await expect(section.getByText(/Your account will be deleted on/)).toBeVisible()
+  // The button pressed is gone: focus goes to the one that undoes it.
+  await expect(section.getByRole('button', { name: 'Cancel deletion' })).toBeFocused()
 
   await page.context().clearCookies()
   await page.goto('/login')
@@ -24,6 +26,7 @@ test('a customer asks to delete their account, signs in again and cancels', asyn
   await section.getByRole('button', { name: 'Cancel deletion' }).click()
   await expect(page.getByText('Deletion cancelled')).toBeVisible()
   await expect(section.getByRole('button', { name: 'Delete my account' })).toBeVisible()
+  await expect(section.getByLabel('Your password')).toBeFocused()
   const row = await db.selectFrom('account_deletions').select('user_id').where('user_id', '=', person.id).execute()
   expect(row).toEqual([])
 })

@@ -97,6 +97,7 @@ test('a buyer requests a refund and staff approve it', async ({ page, db, baseUR
   await order.getByRole('button', { name: 'Send refund request' }).click()
   await expect(page.getByText('Refund requested. We will reply by e-mail.')).toBeVisible()
   await expect(order.getByText('Refund requested')).toBeVisible()
+  await expect(order.getByText('Refund requested')).toBeFocused() // where the form was, not the top of the page
 
   await page.context().clearCookies()
   await signInAs(page, baseURL!, db, await createUser(db, { role: 'admin' }))

@@ -94,9 +94,12 @@ test('membership: one plan in the cart, trial, first charge, change plan, cancel
   await page.getByLabel('Reason (optional)').fill('Trying another tool')
   await page.getByRole('dialog').getByRole('button', { name: 'Cancel membership' }).click()
   await expect(status).toHaveText(/^Cancels on \d+ \w+ \d{4}$/)
+  // The button pressed is gone: focus is on the new status, not back at the top of the page.
+  await expect(status).toBeFocused()
   await page.getByRole('button', { name: 'Resume' }).click()
   await expect(page.getByText('Your membership will continue')).toBeVisible()
   await expect(status).toHaveText(/^Active — renews on/)
+  await expect(status).toBeFocused()
 
   // The card fails at the next renewal: past due.
   expect((await page.request.post(`${stripe}/fake/card?email=${encodeURIComponent(user.email)}&fail=1`)).ok()).toBe(

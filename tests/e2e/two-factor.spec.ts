@@ -51,6 +51,8 @@ test('a staff member sets up TOTP, logs in with a code, and with a recovery code
   await expect(section.getByText('Off.')).toBeVisible()
   await section.getByRole('button', { name: 'Set up two-factor authentication' }).click()
   await expect(section.getByRole('img', { name: 'QR code to scan with your authenticator app' })).toBeVisible()
+  // Each step replaces the button pressed; focus goes into what replaced it.
+  await expect(section.getByLabel('Code from the app')).toBeFocused()
   expect(await pageWidth(page)).toBeLessThanOrEqual(390)
   expect(await axeViolations(page)).toEqual([])
   const manualKey = (await section.getByTestId('totp-manual-key').textContent()) ?? ''
@@ -65,6 +67,7 @@ test('a staff member sets up TOTP, logs in with a code, and with a recovery code
   await section.getByRole('button', { name: 'Turn on' }).click()
   const codes = section.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem')
   await expect(codes).toHaveCount(10)
+  await expect(section.getByRole('button', { name: 'Copy codes' })).toBeFocused()
   const recoveryCodes = (await codes.allTextContents()).map((code) => code.trim())
   recordSecrets(new Set(recoveryCodes))
   expect(recoveryCodes.every((code) => /^[a-z2-7]{5}-[a-z2-7]{5}$/.test(code))).toBe(true)
@@ -72,6 +75,7 @@ test('a staff member sets up TOTP, logs in with a code, and with a recovery code
   expect(await axeViolations(page)).toEqual([])
   await section.getByRole('button', { name: 'I have saved them' }).click()
   await expect(section.getByText('10 of 10 recovery codes left.')).toBeVisible()
+  await expect(section.getByText('10 of 10 recovery codes left.')).toBeFocused()
   expect(await axeViolations(page)).toEqual([])
   // Never shown again.
   await page.reload()

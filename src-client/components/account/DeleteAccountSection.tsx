@@ -38,8 +38,17 @@ export function DeleteAccountSection() {
   )
 
   const description = `Erases your profile, sign-in methods, progress and files after ${ACCOUNT_DELETION_COOL_OFF_DAYS} days in which you can change your mind. Invoices are kept as the law requires.`
+  const phase = status.isPending
+    ? undefined
+    : status.isError
+      ? 'error'
+      : status.data.scheduled
+        ? 'scheduled'
+        : status.data.blockers.length > 0
+          ? 'blocked'
+          : 'open'
   return (
-    <SectionCard title="Delete my account" description={description}>
+    <SectionCard title="Delete my account" description={description} phase={phase}>
       {status.isPending ? (
         <LoadingState label="Loading…" />
       ) : status.isError ? (

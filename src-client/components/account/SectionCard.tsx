@@ -1,20 +1,32 @@
-import type { ReactNode } from 'react'
+import { type ReactNode, useRef } from 'react'
+import { useFocusWhenLost } from '#client/lib/focus.ts'
 import { css, cx } from '#styled-system/css'
 import { borderedCard } from '../ui/card.ts'
 
-/** One titled card on the account page. */
+/**
+ * One titled card on the account page. `phase` names what the card shows (e.g. off, setting up, on): when it changes
+ * and took the focused button with it, focus goes to the new content's `[data-refocus]` element, else its first field
+ * or button (useFocusWhenLost).
+ */
 export function SectionCard({
   title,
   description,
+  phase,
   children,
 }: {
   title: string
   description?: ReactNode
+  phase?: string
   children: ReactNode
 }) {
   const id = `section-${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`
+  const section = useRef<HTMLElement>(null)
+  useFocusWhenLost(phase, () => {
+    const content = section.current?.lastElementChild
+    return content?.querySelector<HTMLElement>('[data-refocus]') ?? content?.querySelector<HTMLElement>('input, button')
+  })
   return (
-    <section aria-labelledby={id} className={cx(borderedCard, css({ p: { base: '5', md: '6' } }))}>
+    <section ref={section} aria-labelledby={id} className={cx(borderedCard, css({ p: { base: '5', md: '6' } }))}>
       <h2 id={id} className={css({ fontSize: 'lg', fontWeight: 'bold' })}>
         {title}
       </h2>

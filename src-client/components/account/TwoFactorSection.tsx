@@ -46,9 +46,11 @@ export function TwoFactorSection({ overview }: { overview: Overview }) {
 
   const status = overview.twoFactor
   const description = 'A code from an authenticator app on your phone, asked for after your password.'
+  // What the card shows; a change that removes the pressed button moves focus into the new content (SectionCard).
+  const phase = recoveryCodes ? 'codes' : status.enabled ? 'on' : enrolment ? 'enrol' : 'off'
   if (recoveryCodes) {
     return (
-      <SectionCard title="Two-factor authentication" description={description}>
+      <SectionCard title="Two-factor authentication" description={description} phase={phase}>
         <RecoveryCodes
           codes={recoveryCodes.codes}
           intro={
@@ -65,10 +67,10 @@ export function TwoFactorSection({ overview }: { overview: Overview }) {
     )
   }
   return (
-    <SectionCard title="Two-factor authentication" description={description}>
+    <SectionCard title="Two-factor authentication" description={description} phase={phase}>
       {status.enabled ? (
         <div className={stack}>
-          <p>
+          <p data-refocus>
             <strong>On</strong>
             {status.enabledAt ? ` since ${formatDate(status.enabledAt, 'medium')}` : ''}. {status.recoveryCodesLeft} of
             10 recovery codes left.

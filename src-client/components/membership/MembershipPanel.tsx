@@ -2,7 +2,8 @@
 // (the prorated amount shown first) and manage billing in Stripe's portal.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
-import { useState } from 'react'
+import { useRef, useState } from 'react'
+import { useFocusWhenLost } from '#client/lib/focus.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
 import { whilePending } from '#client/lib/while-pending.ts'
 import type { BillingCycleValue } from '#shared/cart.ts'
@@ -40,6 +41,13 @@ export function MembershipPanel({ wanted }: { wanted: PlanChoice | null }) {
   const [dialog, setDialog] = useState<'cancel' | 'change' | null>(wanted ? 'change' : null)
   const resume = useMutation(trpc.membership.resume.mutationOptions())
   const portal = useMutation(trpc.membership.billingPortal.mutationOptions())
+  // Cancelling or resuming replaces the button pressed: focus goes to the new status, not back to the top of the page.
+  const status = useRef<HTMLParagraphElement>(null)
+  const shown = membership.data
+  useFocusWhenLost(
+    membership.isPending ? undefined : `${shown?.statusText}|${shown?.canCancel}|${shown?.canResume}`,
+    () => status.current,
+  )
 
   if (membership.isPending) return <LoadingState label="Loading your membership…" />
   if (membership.isError) {
@@ -99,7 +107,7 @@ export function MembershipPanel({ wanted }: { wanted: PlanChoice | null }) {
       <h2 id="membership-plan" className={css({ fontSize: 'xl', fontWeight: 'bold' })}>
         {m.planName} plan, billed {m.billingCycle === 'annual' ? 'annually' : 'monthly'}
       </h2>
-      <p data-testid="membership-status-text" className={css({ mt: '2', fontSize: 'lg' })}>
+      <p ref={status} data-testid="membership-status-text" className={css({ mt: '2', fontSize: 'lg' })}>
         {m.statusText}
       </p>
       {/* Only a plan that will renew gets a renewal order: not one cancelled, ended or set to cancel. */}

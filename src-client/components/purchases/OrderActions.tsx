@@ -3,6 +3,7 @@
 import { useMutation } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import { useEffect, useRef, useState } from 'react'
+import { useFocusWhenLost } from '#client/lib/focus.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
@@ -151,10 +152,29 @@ export function DocumentLinks({
 
 /** A course line's refund state, or the Request a refund form within 30 days of payment. */
 export function LineRefund({ order, line }: { order: BuyerOrder; line: BuyerLine }) {
-  if (line.refunded) return <span className={css({ color: 'fg.muted' })}>Refunded</span>
-  if (line.refundRequest?.status === 'open') return <span className={css({ color: 'fg.muted' })}>Refund requested</span>
+  // A sent request replaces its form: focus goes to the line's new state, not back to the top of the page.
+  const state = useRef<HTMLSpanElement>(null)
+  useFocusWhenLost(line.refunded ? 'refunded' : (line.refundRequest?.status ?? 'none'), () => state.current)
+  if (line.refunded) {
+    return (
+      <span ref={state} className={css({ color: 'fg.muted' })}>
+        Refunded
+      </span>
+    )
+  }
+  if (line.refundRequest?.status === 'open') {
+    return (
+      <span ref={state} className={css({ color: 'fg.muted' })}>
+        Refund requested
+      </span>
+    )
+  }
   if (line.refundRequest?.status === 'declined') {
-    return <span className={css({ color: 'fg.muted' })}>Refund declined: {line.refundRequest.decisionReason}</span>
+    return (
+      <span ref={state} className={css({ color: 'fg.muted' })}>
+        Refund declined: {line.refundRequest.decisionReason}
+      </span>
+    )
   }
   const refundable =
     line.kind === 'course' &&
