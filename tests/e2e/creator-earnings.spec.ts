@@ -34,6 +34,16 @@ test('a creator onboards on Stripe, sees a sale on Earnings and downloads the st
   await page.getByRole('button', { name: 'Set up payouts' }).click()
   await expect(page.getByRole('heading', { name: 'Set up payouts' })).toBeVisible()
   const stripe = new URL(page.url()).origin
+  // Back in the studio before finishing: what Stripe still needs, in the creator's words (not its field names).
+  const onboarding = page.url()
+  await page.goBack()
+  await expect(page.getByText('Stripe needs more information')).toBeVisible()
+  const stillDue = page.getByRole('listitem')
+  await expect(stillDue.filter({ hasText: 'A bank account to be paid into' })).toHaveCount(1)
+  await expect(stillDue.filter({ hasText: 'Date of birth' })).toHaveCount(1)
+  await expect(stillDue.filter({ hasText: 'Legal name' })).toHaveCount(1) // first and last name: one thing to give
+  await expect(page.getByText('external account')).toHaveCount(0)
+  await page.goto(onboarding)
   await page.getByRole('button', { name: 'Agree and submit' }).click()
   await expect(page).toHaveURL(/\/studio\/payouts\?return=1$/)
   // Stripe sends account.updated to the webhook.

@@ -16,6 +16,7 @@ import { errorMessage } from '#client/lib/errors.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { submitWhilePending } from '#client/lib/while-pending.ts'
 import { formatDate } from '#shared/dates.ts'
+import { payoutRequirementLabels } from '#shared/payout-requirements.ts'
 import { css, cx } from '#styled-system/css'
 
 type Search = { return?: 1; refresh?: 1 }
@@ -37,9 +38,6 @@ export const Route = createFileRoute('/studio/payouts')({
 })
 
 const card = cx(panelSurface, css({ display: 'flex', flexDir: 'column', gap: '3', alignItems: 'flex-start' }))
-
-/** Stripe's requirement names made readable ("individual.dob.day" → "individual dob day"). */
-const readable = (field: string) => field.replace(/[._]/g, ' ')
 
 function PayoutsPage() {
   const { trpc } = Route.useRouteContext()
@@ -117,8 +115,8 @@ function PayoutsPage() {
               <>
                 <p>Still to give:</p>
                 <ul className={css({ listStyle: 'disc', pl: '6' })}>
-                  {account.requirementsDue.map((field) => (
-                    <li key={field}>{readable(field)}</li>
+                  {payoutRequirementLabels(account.requirementsDue).map((label) => (
+                    <li key={label}>{label}</li>
                   ))}
                 </ul>
               </>
