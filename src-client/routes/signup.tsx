@@ -1,6 +1,7 @@
 import { useMutation } from '@tanstack/react-query'
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
 import { type FormEvent, useEffect, useState } from 'react'
+import { keepReturnAfterSignup } from '#client/lib/return-after-signup.ts'
 import { submitWhilePending } from '#client/lib/while-pending.ts'
 import { AUTH_MESSAGES, safeReturnPath } from '#shared/auth.ts'
 import { SIGNUP_REDIRECT_MS } from '#shared/constants.ts'
@@ -61,9 +62,11 @@ function SignupPage() {
     void loadSignupSchema()
   }, [])
 
-  // After success, on to the log-in page in 3 s (spec §4).
+  // After success, on to the log-in page in 3 s (spec §4). Where the person was going is kept for the e-mail
+  // verification page too, which they may open from the mail in another tab.
   useEffect(() => {
     if (!doneMessage) return
+    if (returnTo) keepReturnAfterSignup(returnTo)
     const timer = setTimeout(() => void navigate({ to: '/login', search: { redirect: returnTo } }), SIGNUP_REDIRECT_MS)
     return () => clearTimeout(timer)
   }, [doneMessage, navigate, returnTo])

@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query'
 import { createFileRoute, Link, useHydrated } from '@tanstack/react-router'
-import { useEffect, useRef } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { AUTH_MESSAGES } from '#shared/auth.ts'
 import { RESEND_VERIFICATION_INTENT } from '#shared/native-form.ts'
 import { tokenInput } from '#shared/schemas/auth.ts'
@@ -12,6 +12,7 @@ import { FormAlert } from '../components/ui/form.tsx'
 import { LoadingState } from '../components/ui/states.tsx'
 import { GENERIC_ERROR, isClientError, refusalMessage } from '../lib/errors.ts'
 import { useNativeFormResult, useTokenFromAddress } from '../lib/native-form.ts'
+import { keptReturnAfterSignup } from '../lib/return-after-signup.ts'
 import { optionalText, searchParams } from '../lib/search-params.ts'
 
 const routeSearch = searchParams({ token: optionalText })
@@ -34,6 +35,10 @@ function VerifyEmailPage() {
   // server renders this page again with the answer.
   const hydrated = useHydrated()
   const posted = useNativeFormResult('/verify-email')
+  // Where the person was going when they signed up (a gift to claim): the log-in sends them on there. Read once the
+  // page runs in the browser, where it is kept.
+  const [returnTo, setReturnTo] = useState<string | undefined>()
+  useEffect(() => setReturnTo(keptReturnAfterSignup()), [])
 
   // Tokens are single-use: send it once, even when React runs effects twice in development.
   useEffect(() => {
@@ -80,7 +85,11 @@ function VerifyEmailPage() {
           </button>
         </form>
       )}
-      <Link to="/login" className={button({ variant: verified ? 'primary' : 'outline' })}>
+      <Link
+        to="/login"
+        search={{ redirect: returnTo }}
+        className={button({ variant: verified ? 'primary' : 'outline' })}
+      >
         Continue to sign-in
       </Link>
     </AuthCard>

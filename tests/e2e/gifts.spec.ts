@@ -72,7 +72,9 @@ test('a gift is bought, claimed by a new account, and opens', async ({ page, log
   await expect(friend).toHaveURL(/\/login/, { timeout: 10_000 })
   await friend.goto(await mailedLink(db, recipient, '/verify-email'))
   await expect(friend.getByText('Your email has been verified. You can now log in.')).toBeVisible()
-  await friend.goto('/login?redirect=%2Fgifts%2Fclaim')
+  // The verification page knows where the new account was going: its log-in leads back to the claim.
+  await friend.getByRole('link', { name: 'Continue to sign-in' }).click()
+  await expect(friend).toHaveURL(/\/login\?redirect=%2Fgifts%2Fclaim$/)
   await friend.getByLabel('Email', { exact: true }).fill(recipient)
   await friend.getByLabel('Password', { exact: true }).fill('gifted-password-1')
   await friend.getByRole('button', { name: 'Log In' }).click()
