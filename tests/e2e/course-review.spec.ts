@@ -48,8 +48,16 @@ test('a creator submits, staff ask for a change, the creator fixes it, staff app
 
   await staff.goto('/admin/course-reviews')
   await staff.getByRole('link', { name: fixed }).click()
+  // The queue's next answer comes slowly: the page must wait for it, not show the list it had before the approval.
+  await staff.route('**/trpc/admin.courseReviews.list?**', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1500))
+    await route.continue()
+  })
   await staff.getByRole('button', { name: 'Approve and publish' }).click()
   await expect(staff).toHaveURL(/\/admin\/course-reviews$/)
+  // The queue the approval leads back to is already without the course (not a cached list fetched again after).
+  await expect(staff.getByRole('heading', { level: 1 })).toBeVisible()
+  expect(await staff.getByRole('link', { name: fixed }).count()).toBe(0)
   await staffContext.close()
 
   await page.reload()

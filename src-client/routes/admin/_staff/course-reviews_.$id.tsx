@@ -56,6 +56,9 @@ function CourseReview() {
   const decided = (message: string) => ({
     onSuccess: async () => {
       notify('success', message)
+      // The queue is fetched again before going back to it (it is not on screen, so a plain invalidation would leave
+      // the decided course listed until the page fetched it itself).
+      await queryClient.invalidateQueries({ queryKey: trpc.admin.courseReviews.pathKey(), refetchType: 'all' })
       await queryClient.invalidateQueries({ queryKey: trpc.admin.pathKey() })
       await queryClient.invalidateQueries({ queryKey: trpc.catalog.pathKey() })
       await navigate({ to: '/admin/course-reviews' })
