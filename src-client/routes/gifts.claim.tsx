@@ -17,7 +17,8 @@ const routeSearch = searchParams({ token: optionalText })
 
 /** Kept in this tab while the recipient signs up or logs in, so the token never rides in a ?redirect= address. */
 const KEPT_TOKEN = 'gift-claim-token'
-const BAD_LINK = 'This gift link is not valid. Ask the sender to resend the gift.'
+/** No token here: the page was opened without the mailed link, or in another tab than the one the link opened. */
+const NO_LINK = 'Open the link in your gift e-mail to claim the gift: this page cannot see it from here.'
 
 export const Route = createFileRoute('/gifts/claim')({
   validateSearch: routeSearch,
@@ -83,7 +84,7 @@ function ClaimGiftPage() {
       </>
     )
   } else if (!token) {
-    body = <FormAlert>{BAD_LINK}</FormAlert>
+    body = <FormAlert>{NO_LINK}</FormAlert>
   } else if (!user) {
     body = (
       <>

@@ -91,6 +91,12 @@ test('a gift is bought, claimed by a new account, and opens', async ({ page, log
   await friend.goto(claimLink)
   await friend.getByRole('button', { name: 'Claim gift' }).click()
   await expect(friend.getByRole('alert').filter({ hasText: 'This gift has already been claimed.' })).toBeVisible()
+  // Another tab has no link (the token is kept in the tab the mail opened): it says what to do, not "invalid".
+  const otherTab = await context.newPage()
+  await otherTab.goto('/gifts/claim')
+  await expect(otherTab.getByRole('alert')).toHaveText(
+    'Open the link in your gift e-mail to claim the gift: this page cannot see it from here.',
+  )
   await context.close()
 
   await page.reload()
