@@ -37,6 +37,10 @@ async function shopper(email?: string) {
   return { user, caller: await shopCaller(db(), user, payments) }
 }
 
+/** The buyer's cart as a bank-transfer order in USD (pending until marked paid or transferred). */
+const bankOrder = (userId: string) =>
+  createFromCart(db(), { userId, currency: 'USD', method: 'bank_transfer', referencePrefix: 'SF' })
+
 async function refusalOf(promise: Promise<unknown>) {
   return promise.then(
     () => 'accepted',
@@ -165,12 +169,7 @@ describe('a code leaves the cart with the order that empties it', () => {
     const buyer = await shopper()
     await buyer.caller.cart.add({ kind: 'course', courseId: first.id })
     await buyer.caller.cart.applyCoupon({ code })
-    const order = await createFromCart(db(), {
-      userId: buyer.user.id,
-      currency: 'USD',
-      method: 'bank_transfer',
-      referencePrefix: 'SF',
-    })
+    const order = await bankOrder(buyer.user.id)
     expect(order.totalMinor).toBe(1_600)
     // Still pending: the lines and the code stay in the cart (the buyer may change their mind).
     expect((await buyer.caller.cart.list())?.coupon?.code).toBe(code)
@@ -182,12 +181,7 @@ describe('a code leaves the cart with the order that empties it', () => {
 
     // "I've made the transfer" empties the cart too: the code goes with its lines.
     await buyer.caller.cart.applyCoupon({ code })
-    const transfer = await createFromCart(db(), {
-      userId: buyer.user.id,
-      currency: 'USD',
-      method: 'bank_transfer',
-      referencePrefix: 'SF',
-    })
+    const transfer = await bankOrder(buyer.user.id)
     await awaitTransfer(db(), buyer.user.id, transfer.id)
     expect((await buyer.caller.cart.list())?.coupon).toBeNull()
   })
@@ -265,12 +259,7 @@ describe('a code through checkout, payment and refund', () => {
     const one = await shopper()
     for (const course of [a, b, c]) await one.caller.cart.add({ kind: 'course', courseId: course.id })
     await one.caller.cart.applyCoupon({ code })
-    const order = await createFromCart(db(), {
-      userId: one.user.id,
-      currency: 'USD',
-      method: 'bank_transfer',
-      referencePrefix: 'SF',
-    })
+    const order = await bankOrder(one.user.id)
     expect(order.totalMinor).toBe(3_001 - 600)
     const items = await db()
       .selectFrom('order_items')
@@ -289,12 +278,7 @@ describe('a code through checkout, payment and refund', () => {
     const two = await shopper()
     await two.caller.cart.add({ kind: 'course', courseId: a.id })
     await two.caller.cart.applyCoupon({ code })
-    const second = await createFromCart(db(), {
-      userId: two.user.id,
-      currency: 'USD',
-      method: 'bank_transfer',
-      referencePrefix: 'SF',
-    })
+    const second = await bankOrder(two.user.id)
     expect(second.totalMinor).toBe(800)
 
     // Buyer 3 is refused: used up.
@@ -362,12 +346,7 @@ describe('a code through checkout, payment and refund', () => {
     const buyer = await shopper(mailbox)
     await buyer.caller.cart.add({ kind: 'course', courseId: course.id })
     await buyer.caller.cart.applyCoupon({ code })
-    const order = await createFromCart(db(), {
-      userId: buyer.user.id,
-      currency: 'USD',
-      method: 'bank_transfer',
-      referencePrefix: 'SF',
-    })
+    const order = await bankOrder(buyer.user.id)
     expect(order.totalMinor).toBe(3_000)
     // Another account on the same mailbox (a +tag) is the same customer.
     const twin = await shopper(mailbox.replace('@', '+again@'))
