@@ -2,6 +2,7 @@ import { useMutation } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
 import { useEffect, useRef } from 'react'
 import { PAYMENT_MESSAGES } from '#shared/cart.ts'
+import { formatDate } from '#shared/dates.ts'
 import { trialChargeText } from '#shared/membership.ts'
 import { formatMoney } from '#shared/money.ts'
 import { css } from '#styled-system/css'
@@ -53,6 +54,11 @@ function PaymentSuccessPage() {
             Thank you! Order {confirm.data.reference}: {confirm.data.trialText}.{' '}
             {trialChargeText(confirm.data.totalMinor, confirm.data.currency)}.
           </p>
+        ) : confirm.data.gift ? (
+          <p className={css({ mt: '3', color: 'fg.muted' })} data-testid="gift-paid">
+            Thank you! Order {confirm.data.reference} ({formatMoney(confirm.data.totalMinor, confirm.data.currency)}) is
+            paid. {giftDeliveryText(confirm.data.gift)}
+          </p>
         ) : (
           <p className={css({ mt: '3', color: 'fg.muted' })}>
             Thank you for your purchase. Order {confirm.data.reference} (
@@ -60,9 +66,15 @@ function PaymentSuccessPage() {
           </p>
         )}
         <div className={actions}>
-          <Link to="/account" className={button()}>
-            Go to My Account
-          </Link>
+          {confirm.data.gift ? (
+            <Link to="/account" hash="my-gifts" className={button()}>
+              See Your Gifts
+            </Link>
+          ) : (
+            <Link to="/account" className={button()}>
+              Go to My Account
+            </Link>
+          )}
           <Link to="/courses" className={button({ variant: 'outline' })}>
             Browse More Courses
           </Link>
@@ -94,6 +106,12 @@ function PaymentSuccessPage() {
       <Container>{content}</Container>
     </main>
   )
+}
+
+/** Where a paid gift goes and when: the buyer holds nothing from it, the recipient claims it from an e-mail. */
+function giftDeliveryText(gift: { recipientEmail: string; sendAt: string }): string {
+  const when = new Date(gift.sendAt).getTime() > Date.now() ? `on ${formatDate(gift.sendAt)}` : 'now'
+  return `We e-mail ${gift.recipientEmail} a link to claim your gift ${when}.`
 }
 
 function PaymentError({ message }: { message: string }) {

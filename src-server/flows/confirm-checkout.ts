@@ -7,6 +7,7 @@ import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { findOrderByStripeSession } from '../orders/repository.ts'
 import type { PaymentsConfig } from '../payments/config.ts'
+import { giftOfOrder } from '../promotions/gifts.ts'
 import { trialOfOrder } from '../subscriptions/repository.ts'
 import { isSessionPaid, orderIdOf, paidPaymentOf } from './checkout-session.ts'
 import { markPaid } from './pay-order.ts'
@@ -29,6 +30,8 @@ export async function confirmCheckout(db: DB, payments: PaymentsConfig, userId: 
     totalMinor = (await findOrderByStripeSession(db, sessionId, userId))?.total_minor ?? totalMinor
   }
   const trial = status === 'paid' ? await trialOfOrder(db, order.id) : undefined
+  // A gift order gives the buyer nothing: the page says where the gift goes and when, not "your purchases are ready".
+  const gift = await giftOfOrder(db, order.id)
   return {
     orderId: order.id,
     reference: order.reference,
@@ -39,5 +42,6 @@ export async function confirmCheckout(db: DB, payments: PaymentsConfig, userId: 
       : null,
     totalMinor,
     currency: order.currency,
+    gift: gift ? { recipientEmail: gift.recipient_email, sendAt: gift.send_at.toISOString() } : null,
   }
 }

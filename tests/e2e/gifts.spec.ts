@@ -43,6 +43,11 @@ test('a gift is bought, claimed by a new account, and opens', async ({ page, log
   await expect(page.getByRole('heading', { name: 'Fake Stripe Checkout' })).toBeVisible()
   await page.getByRole('button', { name: 'Pay' }).click()
   await expect(page.getByRole('heading', { name: 'Payment Successful!' })).toBeVisible()
+  // The page says where the gift goes, not that the buyer's purchases are ready; its link opens the buyer's gifts.
+  await expect(page.getByTestId('gift-paid')).toContainText(`We e-mail ${recipient} a link to claim your gift now.`)
+  await expect(page.getByText('your purchases are ready')).toHaveCount(0)
+  await page.getByRole('link', { name: 'See Your Gifts' }).click()
+  await expect(page).toHaveURL(/\/account#my-gifts$/)
 
   // The buyer is not enrolled: the course still offers the cart; their account lists the gift as sent.
   await page.goto(`/courses/${course.id}`)
