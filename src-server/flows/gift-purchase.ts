@@ -39,7 +39,15 @@ export const GIFT_PURCHASE_MESSAGES = {
   courseNotFound: 'Course not found',
   sendDateTooLate: 'Pick a send date within the next year',
   planNotFound: 'Plan not found',
+  ownAddress: 'This is your own address. To buy it for yourself, add it to your cart instead.',
 } as const
+
+/** A gift goes to someone else: bought for oneself it would be a purchase that never opens until claimed. */
+function refuseOwnAddress(recipientEmail: string, buyerEmail: string) {
+  if (recipientEmail.toLowerCase() === buyerEmail.toLowerCase()) {
+    throw new DomainError('invalid', GIFT_PURCHASE_MESSAGES.ownAddress, { field: 'recipientEmail' })
+  }
+}
 
 /**
  * What is given, at the catalogue's price now: a course, or a plan's prepaid term (decision 0050): 1 or 3 months at
@@ -91,6 +99,7 @@ export async function startGiftCheckout(
     deps.log?.warn({ err: error }, 'rate limiter unavailable; gift checkout allowed'),
   )
   if (!allowed) throw new DomainError('rate_limited', PAYMENT_MESSAGES.tooManyCheckouts)
+  refuseOwnAddress(input.recipientEmail, buyer.email)
   const item = await giftedItem(db, input)
   const course = { price_minor: item.priceMinor }
   const free = course.price_minor === 0
@@ -212,10 +221,12 @@ export async function listMyGifts(db: DB, buyerId: string) {
 export async function resendGift(
   db: DB,
   limiter: RateLimiter,
-  buyerId: string,
+  buyer: { id: string; email: string },
   giftId: string,
   recipientEmail: string,
 ) {
+  const buyerId = buyer.id
+  refuseOwnAddress(recipientEmail, buyer.email)
   await reserveAttempt(
     limiter,
     [{ rule: RATE_RULES.giftResends, key: `gift-resend:${buyerId}` }],

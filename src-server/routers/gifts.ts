@@ -11,7 +11,7 @@ export const giftsRouter = router({
   mine: authedProcedure.query(({ ctx }) => listMyGifts(ctx.db, ctx.user.id)),
   resend: authedProcedure
     .input(resendGiftInput)
-    .mutation(({ ctx, input }) => resendGift(ctx.db, ctx.limiter, ctx.user.id, input.giftId, input.recipientEmail)),
+    .mutation(({ ctx, input }) => resendGift(ctx.db, ctx.limiter, ctx.user, input.giftId, input.recipientEmail)),
   /** A mutation (a POST): the token never rides in a URL the server logs. */
   claim: authedProcedure
     .input(claimGiftInput)

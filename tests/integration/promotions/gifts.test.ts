@@ -3,6 +3,7 @@
 // unclaimed gift stops its claim, and of a claimed one revokes the recipient's access.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { sendDueGifts } from '../../../src-server/flows/gift-delivery.ts'
+import { GIFT_PURCHASE_MESSAGES } from '../../../src-server/flows/gift-purchase.ts'
 import { advanceClock, resetClock } from '../../../src-server/kernel/clock.ts'
 import type { PaymentsConfig } from '../../../src-server/payments/config.ts'
 import { GIFT_MESSAGES } from '../../../src-server/promotions/gifts.ts'
@@ -231,6 +232,26 @@ describe('resending and refunding', () => {
     await expect(
       (await caller(recipient)).gifts.resend({ giftId: gift!.id, recipientEmail: corrected }),
     ).rejects.toThrow(GIFT_MESSAGES.notFound)
+  })
+
+  it("refuses the buyer's own address, at checkout and on resend: nothing is ordered, the gift keeps its recipient", async () => {
+    const buyer = await createUser(db())
+    const [course] = await pricedCourses(db(), { offset: 5 })
+    const api = await caller(buyer)
+    const ownAddress = buyer.email.toUpperCase()
+    const refused = api.gifts.checkout({ courseId: course!.id, recipientEmail: ownAddress, method: 'card' })
+    await expect(refused).rejects.toThrow(GIFT_PURCHASE_MESSAGES.ownAddress)
+    // The form shows it under the recipient's field.
+    await expect(refused).rejects.toMatchObject({ cause: { field: 'recipientEmail' } })
+    const orders = await db().selectFrom('orders').select('id').where('user_id', '=', buyer.id).execute()
+    expect(orders).toEqual([])
+
+    const { buyer: giver, recipientEmail } = await buyGift({ offset: 6 })
+    const [gift] = await (await caller(giver)).gifts.mine()
+    await expect((await caller(giver)).gifts.resend({ giftId: gift!.id, recipientEmail: giver.email })).rejects.toThrow(
+      GIFT_PURCHASE_MESSAGES.ownAddress,
+    )
+    expect((await (await caller(giver)).gifts.mine())[0]!.recipientEmail).toBe(recipientEmail)
   })
 
   it('a buyer resends at most 5 times an hour: one free gift does not mail any number of addresses (decision 0114)', async () => {
