@@ -5,6 +5,7 @@
 // address only once they have said yes. The token goes out only in the mailed link; the database keeps its hash.
 import { grant, restore } from '../access/ledger.ts'
 import { courseOwners } from '../catalog/creator-courses.ts'
+import { findPublishedCourse } from '../catalog/repository.ts'
 import {
   claimInvite,
   createInvite,
@@ -22,9 +23,12 @@ import { enqueueMail } from '../mail/outbox.ts'
 import { reserveAttempt } from '../security/attempts.ts'
 import { RATE_RULES, type RateLimiter } from '../security/rate-limit.ts'
 import { normaliseEmail } from '../users/email.ts'
+import { emitCourseEvent } from './webhook-events.ts'
 
 export const ENROLMENT_INVITE_MAIL = 'course-enrolment-invite'
 export const INVALID_ENROLMENT_INVITE = 'This invitation link is invalid or has expired. Ask the school for a new one.'
+export const ENROLMENT_COURSE_CLOSED =
+  'This course is not open at the moment. Your invitation still works until it expires: try again later, or ask the school.'
 export const TOO_MANY_ENROLMENT_INVITES =
   'Your school has sent many course invitations in the last hour. Please try again later.'
 /** The studio shows this many open invitations at most, newest first (the REST API pages through them all). */
@@ -32,7 +36,10 @@ export const STUDIO_INVITES_SHOWN = 100
 /** A second request for the same address and course within this time answers with the invitation already mailed. */
 const RESEND_AFTER_MS = 60 * 60 * 1000
 
-/** Grants the course as its school (source 'staff', granted by the owner); a revoked school grant is given back. */
+/**
+ * Grants the course as its school (source 'staff', granted by the owner); a revoked school grant is given back. A new
+ * or restored grant is the school's enrolment.granted webhook (source 'school', as the REST API names it).
+ */
 export async function grantAsSchool(trx: DB, userId: string, courseId: string, ownerId: string) {
   const given = await grant(trx, {
     userId,
@@ -40,7 +47,15 @@ export async function grantAsSchool(trx: DB, userId: string, courseId: string, o
     source: { kind: 'staff', staffId: ownerId },
   })
   const restored = given.created ? 0 : await restore(trx, { grantId: given.id })
-  return { id: given.id, created: given.created || restored > 0 }
+  const created = given.created || restored > 0
+  if (created) {
+    await emitCourseEvent(trx, courseId, 'enrolment.granted', {
+      learnerId: userId,
+      source: 'school',
+      grantId: given.id,
+    })
+  }
+  return { id: given.id, created }
 }
 
 async function courseAndSchool(db: DB, courseId: string, ownerId: string) {
@@ -155,6 +170,8 @@ export async function acceptEnrolmentInvite(
   if (normaliseEmail(user.email) !== normaliseEmail(invite.email)) {
     throw new DomainError('forbidden', `This invitation was sent to ${invite.email}: sign in with that address`)
   }
+  // Unpublished since it was sent: enrolled now, the learner would find no course. The link stays good for later.
+  if (!(await findPublishedCourse(db, invite.scope_id))) throw new DomainError('precondition', ENROLMENT_COURSE_CLOSED)
   await db.transaction().execute(async (trx) => {
     if (!(await claimInvite(trx, 'enrolment', invite.id, user.id, now))) {
       throw new DomainError('not_found', INVALID_ENROLMENT_INVITE)

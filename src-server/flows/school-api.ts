@@ -22,6 +22,7 @@ import type {
 import { courseGrant, knownLearner, ownerCourseGrantsAfter, ownerLearnersAfter } from '../access/course-holders.ts'
 import { revoke } from '../access/ledger.ts'
 import { courseOwners, ownerCoursesAfter } from '../catalog/creator-courses.ts'
+import { findPublishedCourse } from '../catalog/repository.ts'
 import { readCurriculum } from '../catalog/repository-lessons.ts'
 import { openEnrolmentInvitesAfter, withdrawEnrolmentInvite } from '../creators/invites.ts'
 import { creatorEntries } from '../earnings/statements.ts'
@@ -34,6 +35,7 @@ import type { RateLimiter } from '../security/rate-limit.ts'
 import { normaliseEmail } from '../users/email.ts'
 import { grantAsSchool, inviteToCourse } from './enrolment-invites.ts'
 import { type ApiCaller, assertScope } from './school-api-keys.ts'
+import { emitCourseEvent } from './webhook-events.ts'
 
 export interface Page<T> {
   data: T[]
@@ -75,6 +77,8 @@ function syncPaged<R, T>(
   const resume = last !== undefined ? cursorOf(last) : after ? [after.xid, after.at, after.id] : null
   return { ...page, sync_cursor: resume ? encodeCursor(resume) : null }
 }
+
+export const COURSE_NOT_PUBLISHED = 'This course is not published: enrol learners once it is live in the catalogue'
 
 async function assertSchoolCourse(db: DB, caller: ApiCaller, courseId: string) {
   const owners = await courseOwners(db, [courseId])
@@ -217,6 +221,10 @@ export async function apiGrantEnrolment(
 ) {
   assertScope(caller, 'enrolments:write')
   await assertSchoolCourse(db, caller, body.course_id)
+  // A learner enrolled in a draft would find the course missing (its pages are the catalogue's): open it first.
+  if (!(await findPublishedCourse(db, body.course_id))) {
+    throw new DomainError('conflict', COURSE_NOT_PUBLISHED, { cause: { code: 'course_not_published' } })
+  }
   const email = body.email ? normaliseEmail(body.email) : null
   const learnerId = await knownLearner(db, caller.ownerId, email ? { email } : { userId: body.user_id as string })
   if (!learnerId && email) {
@@ -295,7 +303,12 @@ export async function apiRevokeEnrolment(db: DB, caller: ApiCaller, grantId: str
       cause: { code: 'not_granted_by_school' },
     })
   }
-  await inTransaction(db, (trx) => revoke(trx, { grantId }, 'cancellation', clock.now()))
+  const courseId = found.course_id
+  await inTransaction(db, async (trx) => {
+    // Revoking a revoked enrolment changes nothing and tells the school's webhooks nothing.
+    if ((await revoke(trx, { grantId }, 'cancellation', clock.now())) === 0) return
+    await emitCourseEvent(trx, courseId, 'enrolment.revoked', { learnerId: found.user_id, reason: 'school', grantId })
+  })
   return enrolmentById(db, caller, grantId, found.course_id)
 }
 

@@ -115,6 +115,7 @@ export const API_V1_PATHS: ZodOpenApiPathsObject = {
           apiEnrolmentInvitation,
           'Invited: the address is not one of the school’s learners, with or without an account here. They are mailed an invitation (once an hour at most) and enrolled when they accept it',
         ),
+        '409': json(apiError, 'The course is not published (course_not_published): nobody is enrolled or invited'),
       },
       {
         operationId: 'grantEnrolment',

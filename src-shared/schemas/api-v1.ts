@@ -170,6 +170,7 @@ export const API_ERROR_CODES = [
   'plan_required',
   'insufficient_scope',
   'course_not_in_school',
+  'course_not_published',
   'enrolment_not_in_school',
   'not_granted_by_school',
   'learner_not_found',

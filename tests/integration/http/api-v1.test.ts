@@ -9,7 +9,7 @@ import type { TRPCError } from '@trpc/server'
 import Ajv2020 from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
 import { describe, expect, it } from 'vitest'
-import { ENROLMENT_INVITE_MAIL } from '../../../src-server/flows/enrolment-invites.ts'
+import { ENROLMENT_COURSE_CLOSED, ENROLMENT_INVITE_MAIL } from '../../../src-server/flows/enrolment-invites.ts'
 import { createMemoryLimiter } from '../../../src-server/security/rate-limit.ts'
 import { createCreator, createCreatorCourse } from '../../support/creator-courses.ts'
 import { ownedCourse, sell } from '../../support/earnings.ts'
@@ -214,11 +214,44 @@ describe('tampered cursors', () => {
   })
 })
 
+/**
+ * The enrolment.granted and enrolment.revoked webhooks the school's own grants and revocations wrote (an endpoint
+ * subscribed to both), as [type, source or reason, learner], oldest first.
+ */
+async function schoolEnrolmentEvents(owner: TestUser) {
+  const endpoint = await (await callerAs(site.db, owner)).webhooks.create({
+    url: 'http://127.0.0.1:9/hooks',
+    eventTypes: ['enrolment.granted', 'enrolment.revoked'],
+  } as never)
+  return {
+    events: async () => {
+      const rows = await site.db
+        .selectFrom('webhook_deliveries')
+        .select('payload')
+        .where('endpoint_id', '=', endpoint.id)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute()
+      return rows
+        .map(
+          (row) =>
+            row.payload as {
+              type: string
+              data: { source?: string; reason?: string; learnerId: string; grantId?: string }
+            },
+        )
+        .filter((payload) => payload.data.grantId)
+        .map((payload) => [payload.type, payload.data.source ?? payload.data.reason, payload.data.learnerId])
+    },
+  }
+}
+
 describe('enrolments', () => {
   it('enrols a learner the school has at once, lists them, revokes it; a purchase cannot be revoked here', async () => {
     const owner = await createCreator(site.db, { plan: 'enterprise' })
     const course = await createCreatorCourse(site.db, owner, { status: 'published' })
     const { key } = await keyFor(owner)
+    const hooks = await schoolEnrolmentEvents(owner)
     // The buyer of another of the school's courses: a learner the school has.
     const sold = await ownedCourse(site.db, owner.id, 1000)
     const learner = (await sell(site.db, [sold])).buyer
@@ -252,6 +285,13 @@ describe('enrolments', () => {
       body: { course_id: course.id, email: learner.email },
     })
     expect([again.status, again.body.id, again.body.status]).toEqual([201, granted.body.id, 'active'])
+
+    // The school's webhooks heard each change once: the repeated grant changed nothing.
+    expect(await hooks.events()).toEqual([
+      ['enrolment.granted', 'school', learner.id],
+      ['enrolment.revoked', 'school', learner.id],
+      ['enrolment.granted', 'school', learner.id],
+    ])
 
     const bought = await listAfterWrite(`/enrolments?course_id=${sold.id}`, key)
     expect(bought.body.data[0]).toMatchObject({ source: 'purchase', learner: { id: learner.id } })
@@ -328,6 +368,16 @@ describe('enrolments', () => {
     expect(await openEmails()).toEqual([])
     const enrolled = await listAfterWrite(`/enrolments?course_id=${course.id}`, key)
     expect(enrolled.body.data).toMatchObject([{ learner: { id: stranger.id }, source: 'school', status: 'active' }])
+    // A course not yet published takes nobody, neither enrolled nor invited: the learner would find no course.
+    const draft = await createCreatorCourse(site.db, owner, { status: 'draft' })
+    for (const body of [
+      { course_id: draft.id, user_id: stranger.id },
+      { course_id: draft.id, email: `later-${stamp}@example.test` },
+    ]) {
+      const closed = await api('/enrolments', key, { method: 'POST', body })
+      expect([closed.status, closed.body.error.code]).toEqual([409, 'course_not_published'])
+    }
+    expect(await openEmails()).toEqual([])
     // Now one of the school's learners: the next enrolment by address is at once.
     const other = await createCreatorCourse(site.db, owner, { status: 'published' })
     const direct = await api('/enrolments', key, {
@@ -335,6 +385,35 @@ describe('enrolments', () => {
       body: { course_id: other.id, user_id: stranger.id },
     })
     expect([direct.status, direct.body.learner?.id]).toEqual([201, stranger.id])
+  })
+})
+
+describe('an invitation to a course unpublished since', () => {
+  it('is not accepted while the course is closed, and still works once it is published again', async () => {
+    const owner = await createCreator(site.db, { plan: 'enterprise' })
+    const course = await createCreatorCourse(site.db, owner, { status: 'published' })
+    const { key } = await keyFor(owner)
+    const invitee = await createUser(site.db, { email: `closed-${Date.now().toString(36)}@example.test` })
+    const invited = await api('/enrolments', key, {
+      method: 'POST',
+      body: { course_id: course.id, email: invitee.email },
+    })
+    expect(invited.status).toBe(202)
+    const mail = await site.db
+      .selectFrom('mail_outbox')
+      .select('text_body')
+      .where('to_address', '=', invitee.email)
+      .executeTakeFirstOrThrow()
+    const token = mail.text_body.match(/\/enrolment-invite\?token=([a-z0-9]+)/)?.[1] as string
+    const setStatus = (status: 'published' | 'unpublished') =>
+      site.db.updateTable('courses').set({ status }).where('id', '=', course.id).execute()
+
+    await setStatus('unpublished')
+    const asInvitee = await callerAs(site.db, invitee)
+    await expect(asInvitee.learning.acceptEnrolmentInvitation({ token })).rejects.toThrow(ENROLMENT_COURSE_CLOSED)
+    expect((await api(`/enrolments?course_id=${course.id}`, key)).body.data).toEqual([])
+    await setStatus('published')
+    expect(await asInvitee.learning.acceptEnrolmentInvitation({ token })).toEqual({ courseId: course.id })
   })
 })
 
