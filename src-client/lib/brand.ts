@@ -15,8 +15,8 @@ export function brandQuery(trpc: Trpc, pathname: string) {
   return trpc.domains.brand.queryOptions({ slug: brandSlugOf(pathname) }, { staleTime: 300_000 })
 }
 
-export function useBrand() {
+export function useBrand({ enabled = true }: { enabled?: boolean } = {}) {
   const trpc = useTRPC()
   const pathname = useRouterState({ select: (state) => state.location.pathname })
-  return useQuery(brandQuery(trpc, pathname)).data ?? null
+  return useQuery({ ...brandQuery(trpc, pathname), enabled }).data ?? null
 }

@@ -1,7 +1,8 @@
 import type { QueryClient } from '@tanstack/react-query'
-import { createRootRouteWithContext, HeadContent, Outlet, Scripts, useRouterState } from '@tanstack/react-router'
+import { createRootRouteWithContext, Outlet, Scripts, useRouterState } from '@tanstack/react-router'
 import { useEffect } from 'react'
 import { css } from '#styled-system/css'
+import { BrandedHeadContent } from '../components/layout/BrandedHeadContent.tsx'
 import { Footer } from '../components/layout/Footer.tsx'
 import { Header } from '../components/layout/Header.tsx'
 import { NotFound } from '../components/layout/NotFound.tsx'
@@ -59,7 +60,7 @@ function RootLayout() {
   }, [])
   return (
     <div className={css({ minH: '100vh', display: 'flex', flexDir: 'column' })}>
-      <HeadContent />
+      <BrandedHeadContent />
       <SkipLink />
       {isAdmin ? null : <Header />}
       <div id="main" className={css({ flex: 1, display: 'flex', flexDir: 'column' })}>

@@ -192,6 +192,9 @@ export function openApiDocument() {
   return built
 }
 
+/** `scope` in an operation's description (Markdown, for OpenAPI readers) as <code> on the page. */
+const withCode = (escaped: string) => escaped.replace(/`([^`]+)`/g, '<code>$1</code>')
+
 /** A plain page listing every operation with its scope, linking the machine-readable document. */
 export function apiReferencePage(): string {
   const rows = Object.entries(API_V1_PATHS).flatMap(([path, item]) =>
@@ -199,12 +202,16 @@ export function apiReferencePage(): string {
       .filter((method) => item?.[method])
       .map((method) => {
         const op = item?.[method] as ZodOpenApiOperationObject
-        return `<tr><td><code>${method.toUpperCase()}</code></td><td><code>/api/v1${escapeHtml(path)}</code></td><td>${escapeHtml(op.summary ?? '')}</td><td>${escapeHtml(op.description ?? '')}</td></tr>`
+        return `<tr><td><code>${method.toUpperCase()}</code></td><td><code>/api/v1${escapeHtml(path)}</code></td><td>${escapeHtml(op.summary ?? '')}</td><td>${withCode(escapeHtml(op.description ?? ''))}</td></tr>`
       }),
   )
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>API reference — SkillForge</title><link rel="icon" href="/favicon.svg"></head>
+<title>API reference — SkillForge</title><link rel="icon" href="/favicon.svg">
+<style>body{font-family:system-ui,sans-serif;line-height:1.5;margin:0 auto;padding:1rem;max-width:72rem}
+.operations{overflow-x:auto}table{border-collapse:collapse;width:100%}th,td{text-align:left;vertical-align:top;
+padding:.375rem .5rem;border-bottom:1px solid #ddd}code{overflow-wrap:anywhere}pre{white-space:pre-wrap;
+overflow-wrap:anywhere;background:#f4f4f5;padding:.75rem}</style></head>
 <body><main>
 <h1>API reference (v1)</h1>
 <p>Create a key in the studio (Studio → API; Enterprise plan), then send it as <code>Authorization: Bearer &lt;key&gt;</code>.
@@ -212,11 +219,11 @@ Lists take <code>?cursor=&amp;limit=</code> and answer <code>next_cursor</code>.
 every answer says how many are left in its <code>RateLimit</code> header. Refusals are
 <code>{ "error": { "code", "message" } }</code>.</p>
 <p><a href="/api/v1/openapi.json">OpenAPI 3.1 document (JSON)</a></p>
-<table><caption>Operations</caption>
+<div class="operations"><table><caption>Operations</caption>
 <thead><tr><th scope="col">Method</th><th scope="col">Path</th><th scope="col">What it does</th><th scope="col">Scope</th></tr></thead>
 <tbody>
 ${rows.join('\n')}
-</tbody></table>
+</tbody></table></div>
 <pre><code>curl -H "Authorization: Bearer $SKILLFORGE_KEY" "https://this-site/api/v1/enrolments?limit=10"</code></pre>
 </main></body></html>
 `

@@ -189,3 +189,16 @@ test('the owner lists the open course invitations in the studio and withdraws on
   const open = await (await request.get('/api/v1/enrolment-invitations', { headers })).json()
   expect(open.data.map((invite: { email: string }) => invite.email)).toEqual([kept])
 })
+
+test('the API reference page fits a phone and shows each scope as code', async ({ context }) => {
+  // A plain page, not the app: a page of its own, without the fixture's wait for the app to hydrate.
+  const page = await context.newPage()
+  await page.setViewportSize({ width: 390, height: 844 })
+  await page.goto('/developers/api')
+  await expect(page.getByRole('heading', { name: 'API reference (v1)' })).toBeVisible()
+  const row = page.getByRole('row').filter({ hasText: 'List the school’s courses' })
+  await expect(row.locator('code').filter({ hasText: /^courses:read$/ })).toBeVisible()
+  await expect(row).not.toContainText('`')
+  // No sideways page scroll: the operations table scrolls inside its own box.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+})

@@ -3,6 +3,7 @@
 // local DNS server in tests/integration/creators/school-domain.test.ts), the school's pages answer on that Host with
 // its brand and no SkillForge in sight. Chromium maps the domain to this machine (--host-resolver-rules).
 import { randomBytes } from 'node:crypto'
+import { get as httpGet } from 'node:http'
 import { e2eChromiumPath, HEADLESS_CHROMIUM_ARGS } from '../support/chromium.ts'
 import { createCreator, createCreatorCourse } from '../support/creator-courses.ts'
 import { createUser } from '../support/factories.ts'
@@ -68,6 +69,23 @@ test('the school’s pages answer on its own domain with its brand', async ({ pa
   await expect(tab.getByRole('link', { name: 'Branding Basics' }).first()).toBeVisible()
   await expect(tab).toHaveTitle('Northwind Academy')
   expect(await tab.locator('body').innerText()).not.toMatch(/skillforge/i)
+  // Every page's title and share tags there name the school, as the server renders them and in the browser.
+  const coursePath = (await tab.getByRole('link', { name: 'Branding Basics' }).first().getAttribute('href')) as string
+  const rendered = await htmlAsHost(`${hostname}:${port}`, `http://127.0.0.1:${port}${coursePath}`)
+  expect(rendered).toContain('<title>Branding Basics | Northwind Academy</title>')
+  expect(rendered).toMatch(/<meta property="og:site_name" content="Northwind Academy"[^>]*>/)
+  expect(rendered).not.toMatch(/<title>[^<]*SkillForge/)
+  for (const [path, title] of [
+    [coursePath, 'Branding Basics | Northwind Academy'],
+    ['/courses', /\| Northwind Academy$/],
+  ] as const) {
+    await tab.goto(`http://${hostname}:${port}${path}`)
+    await expect(tab).toHaveTitle(title)
+    await expect(tab.locator('meta[property="og:site_name"]')).toHaveAttribute('content', 'Northwind Academy')
+  }
+  // The platform's own address keeps SkillForge's name.
+  await page.goto(coursePath)
+  await expect(page).toHaveTitle('Branding Basics | SkillForge')
 
   // Signing in there (decision 0063): no password form under the school's name. The log-in is handed to the
   // platform's page, and the learner comes back to the domain signed in, with a session of that domain's own.
@@ -99,3 +117,18 @@ test('the school’s pages answer on its own domain with its brand', async ({ pa
   )
   await visitor.close()
 })
+
+/** A page's server-rendered HTML as asked for under another Host (the school's domain resolves only in Chromium). */
+function htmlAsHost(host: string, url: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const request = httpGet(url, { headers: { host } }, (response) => {
+      let body = ''
+      response.setEncoding('utf8')
+      response.on('data', (chunk: string) => {
+        body += chunk
+      })
+      response.on('end', () => resolve(body))
+    })
+    request.on('error', reject)
+  })
+}

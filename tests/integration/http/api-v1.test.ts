@@ -552,6 +552,7 @@ describe('the OpenAPI document', () => {
     expect(validator('Error')((await api('/courses', null)).body)).toBe(true)
     const page = await (await fetch(`${site.baseUrl}/developers/api`)).text()
     for (const op of operations) expect(page).toContain(`/api/v1${op.split(' ')[1]}`)
+    expect(page).toContain('Needs the scope <code>courses:read</code>.')
   })
 })
 
