@@ -50,6 +50,36 @@ export async function findCourseForReview(db: DB, courseId: string) {
 }
 export type ReviewCourse = NonNullable<Awaited<ReturnType<typeof findCourseForReview>>>
 
+/**
+ * What a reviewer reads of a course, as one value that changes when the creator edits any of it: the fields a buyer
+ * sees, the pending revision, the sections and each lesson's last edit. Counts and ratings are left out, so a sale
+ * during the review changes nothing.
+ */
+export async function reviewedContent(db: DB, courseId: string) {
+  const [course, draft, sections, lessons] = await Promise.all([
+    findCourseForReview(db, courseId),
+    db
+      .selectFrom('course_drafts')
+      .select(['fields', 'updated_at'])
+      .where('course_id', '=', courseId)
+      .executeTakeFirst(),
+    db
+      .selectFrom('course_sections')
+      .select(['id', 'title', 'position'])
+      .where('course_id', '=', courseId)
+      .orderBy('id')
+      .execute(),
+    db
+      .selectFrom('lessons')
+      .select(['id', 'section_id', 'position', 'pending_review', 'updated_at'])
+      .where('course_id', '=', courseId)
+      .orderBy('id')
+      .execute(),
+  ])
+  const { lessons_count: _count, duration_minutes: _minutes, status: _status, ...fields } = course ?? {}
+  return { fields, draft: draft ?? null, sections, lessons }
+}
+
 /** The course's curriculum in order, pending lessons included, with what the checklist and reviewers need. */
 export async function reviewLessons(db: DB, courseId: string) {
   return lessonsInOrder(db, courseId)

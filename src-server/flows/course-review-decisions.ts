@@ -3,6 +3,7 @@
 // e-mail commit together. Publishing updates the courses row, so the catalogue's triggers move its facet counts and
 // catalog_version at once: search, category pages and the sitemap show the course on the next request.
 
+import { createHash } from 'node:crypto'
 import type { ReviewComment } from '../../db/types.ts'
 import { reviewItemLabel } from '../../src-shared/course-review.ts'
 import type { CreatorLimitOverrides } from '../../src-shared/creator-plans.ts'
@@ -13,15 +14,41 @@ import {
   findCourseForReview,
   findSubmission,
   moveCourseStatus,
+  reviewedContent,
 } from '../catalog/course-review.ts'
+import { reviewDetail } from '../catalog/course-review-queue.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
+import { renderMarkdown } from '../learning/markdown.ts'
+import { quizEdits } from '../learning/quiz-repository.ts'
 import { enqueueMail } from '../mail/outbox.ts'
 import { creatorStanding, lockPublishingSlots } from './creator-standing.ts'
 
 export const REVIEW_APPROVED_MAIL = 'course-review-approved'
 export const REVIEW_CHANGES_MAIL = 'course-review-changes'
+export const REVIEW_CHANGED_SINCE_OPENED =
+  'The creator changed this course after you opened it: the page now shows what it holds, review it and decide again'
+
+/**
+ * A fingerprint of what the reviewer sees (the course, its pending revision, curriculum and quizzes). The approval
+ * names the one its reviewer saw: a course edited since (the creator may edit while in review) is not published
+ * unseen.
+ */
+export async function reviewVersion(db: DB, courseId: string): Promise<string> {
+  const [content, quizzes] = await Promise.all([reviewedContent(db, courseId), quizEdits(db, courseId)])
+  return createHash('sha256').update(JSON.stringify({ content, quizzes })).digest('base64url').slice(0, 22)
+}
+
+/** The review page: the submission, its course as buyers will read it, and the version an approval names. */
+export async function submissionUnderReview(db: DB, submissionId: string) {
+  const detail = await reviewDetail(db, submissionId)
+  return {
+    ...detail,
+    course: { ...detail.course, descriptionHtml: renderMarkdown(detail.course.description) },
+    version: await reviewVersion(db, detail.course.id),
+  }
+}
 
 async function ownerOf(db: DB, ownerId: string) {
   return db.selectFrom('users').select(['email', 'first_name']).where('id', '=', ownerId).executeTakeFirstOrThrow()
@@ -64,13 +91,17 @@ async function assertOwnerSlot(db: DB, ownerId: string, overrides: CreatorLimitO
 export async function approveSubmission(
   db: DB,
   actor: audit.Actor,
-  submissionId: string,
+  input: { submissionId: string; version: string },
   options: { publicUrl: string; overrides?: CreatorLimitOverrides },
   now = clock.now(),
 ) {
+  const { submissionId } = input
   const { submission, course } = await pendingOrRefuse(db, submissionId)
   const owner = await ownerOf(db, course.owner_id)
   return db.transaction().execute(async (trx) => {
+    if ((await reviewVersion(trx, course.id)) !== input.version) {
+      throw new DomainError('conflict', REVIEW_CHANGED_SINCE_OPENED)
+    }
     // Under the owner's slot lock, as republishing and submitting take it, so no two fill the last slot.
     if (submission.kind === 'first') {
       await lockPublishingSlots(trx, course.owner_id)

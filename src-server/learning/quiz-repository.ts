@@ -93,6 +93,16 @@ export async function writeQuiz(
     .execute()
 }
 
+/** When each of a course's quizzes was last saved (a course review's version includes them). */
+export function quizEdits(db: DB, courseId: string) {
+  return db
+    .selectFrom('quizzes')
+    .select(['lesson_id', 'updated_at'])
+    .where('course_id', '=', courseId)
+    .orderBy('lesson_id')
+    .execute()
+}
+
 /** Serialises one learner's attempts at one quiz for the transaction (start, submit, the deadline's close). */
 export async function lockLearnerQuiz(trx: DB, userId: string, lessonId: string): Promise<void> {
   await lockKeyForTransaction(trx, `quiz:${userId}:${lessonId}`)

@@ -1,6 +1,7 @@
 // A creator's course through review in the browser: the creator (a Basic plan, a course of 5 lessons made in the
 // database) submits from the publish page, staff request a change in /admin/course-reviews, the creator reads the
 // comment, fixes the course and submits again, staff approve, and a visitor finds the course in catalogue search.
+import { REVIEW_CHANGED_SINCE_OPENED } from '../../src-server/flows/course-review-decisions.ts'
 import { createCreator, createCreatorCourse } from '../support/creator-courses.ts'
 import { createUser } from '../support/factories.ts'
 import { expect, signInAs, test } from './fixtures.ts'
@@ -53,11 +54,18 @@ test('a creator submits, staff ask for a change, the creator fixes it, staff app
     await new Promise((resolve) => setTimeout(resolve, 1500))
     await route.continue()
   })
+  // The creator edits the title again while staff read the page: approving what staff did not see is refused, and
+  // the page shows the course as it is now.
+  const final = `${fixed} at Home`
+  await db.updateTable('courses').set({ title: final }).where('id', '=', course.id).execute()
+  await staff.getByRole('button', { name: 'Approve and publish' }).click()
+  await expect(staff.getByText(REVIEW_CHANGED_SINCE_OPENED)).toBeVisible()
+  await expect(staff.getByRole('heading', { name: final })).toBeVisible()
   await staff.getByRole('button', { name: 'Approve and publish' }).click()
   await expect(staff).toHaveURL(/\/admin\/course-reviews$/)
   // The queue the approval leads back to is already without the course (not a cached list fetched again after).
   await expect(staff.getByRole('heading', { level: 1 })).toBeVisible()
-  expect(await staff.getByRole('link', { name: fixed }).count()).toBe(0)
+  expect(await staff.getByRole('link', { name: final }).count()).toBe(0)
   await staffContext.close()
 
   await page.reload()
@@ -66,6 +74,6 @@ test('a creator submits, staff ask for a change, the creator fixes it, staff app
   const visitorContext = await browser.newContext({ baseURL })
   const visitor = await visitorContext.newPage()
   await visitor.goto(`/courses?search=${encodeURIComponent('Tidepool Ecology')}`)
-  await expect(visitor.getByRole('link', { name: fixed }).first()).toBeVisible()
+  await expect(visitor.getByRole('link', { name: final }).first()).toBeVisible()
   await visitorContext.close()
 })

@@ -6,7 +6,7 @@ import { addCourseOwner } from '../../src-server/creators/course-team.ts'
 import { createFromCart } from '../../src-server/flows/cart-order.ts'
 import { markPaid } from '../../src-server/flows/pay-order.ts'
 import type { DB } from '../../src-server/kernel/db.ts'
-import { createUser, type TestUser } from './factories.ts'
+import { type callerAs, createUser, type TestUser } from './factories.ts'
 import { shopCaller } from './shop.ts'
 import { approveCreator } from './studio.ts'
 
@@ -128,4 +128,12 @@ export async function createCreatorCourse(
     .where('id', '=', id)
     .execute()
   return { id, title, lessonIds, sectionId: section.id }
+}
+
+type StaffCaller = Awaited<ReturnType<typeof callerAs>>
+
+/** Staff approve a submission as they would from its page: naming the version the page showed them. */
+export async function approveAsShown(staff: StaffCaller, submissionId: string) {
+  const { version } = await staff.admin.courseReviews.detail({ submissionId })
+  return staff.admin.courseReviews.approve({ submissionId, version })
 }

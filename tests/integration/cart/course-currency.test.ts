@@ -134,7 +134,7 @@ describe('a creator prices a course in USD and GBP', () => {
     const staff = await callerAs(db(), await createUser(db(), { role: 'editor' }))
     const detail = await staff.admin.courseReviews.detail({ submissionId })
     expect(detail.diff).toEqual([{ field: 'price', live: '$49.00', draft: '$49.00 or £44.50' }])
-    await staff.admin.courseReviews.approve({ submissionId })
+    await staff.admin.courseReviews.approve({ submissionId, version: detail.version })
     expect(await priceColumns(course.id)).toEqual({
       price_minor: 4900,
       currency: 'USD',

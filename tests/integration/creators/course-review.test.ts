@@ -4,13 +4,17 @@
 import { TRPCError } from '@trpc/server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { HELD_COURSE_MESSAGE } from '../../../src-server/flows/course-publishing.ts'
-import { REVIEW_APPROVED_MAIL, REVIEW_CHANGES_MAIL } from '../../../src-server/flows/course-review-decisions.ts'
+import {
+  REVIEW_APPROVED_MAIL,
+  REVIEW_CHANGED_SINCE_OPENED,
+  REVIEW_CHANGES_MAIL,
+} from '../../../src-server/flows/course-review-decisions.ts'
 import { NO_PLAN_MESSAGE } from '../../../src-server/flows/creator-standing.ts'
 import { buildCoursesSitemap } from '../../../src-server/http/seo.ts'
 import { defaultAppConfig } from '../../../src-server/kernel/config.ts'
 import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
 import { latestMailTo } from '../../../src-server/mail/outbox.ts'
-import { createCreator, createCreatorCourse, lapsePlan } from '../../support/creator-courses.ts'
+import { approveAsShown, createCreator, createCreatorCourse, lapsePlan } from '../../support/creator-courses.ts'
 import { createTestDatabase } from '../../support/db.ts'
 import { callerAs, createUser, type TestUser } from '../../support/factories.ts'
 import { buyerOfCourse } from '../../support/learning.ts'
@@ -180,7 +184,7 @@ describe('the Basic plan publishes up to 5 courses', () => {
     // The downgrade: the live subscription now holds Basic.
     await db().updateTable('subscriptions').set({ plan_id: 'basic' }).where('user_id', '=', pro.id).execute()
     const staff = await callerAs(db(), editor)
-    expect(await failure(staff.admin.courseReviews.approve({ submissionId }))).toBe(
+    expect(await failure(approveAsShown(staff, submissionId))).toBe(
       'PRECONDITION_FAILED: The creator’s Basic plan has no free publishing slot (5 of 5 used by other courses): they must upgrade or unpublish a course before this one can be approved',
     )
     expect(await statusOf(course.id)).toBe('in_review')
@@ -219,7 +223,7 @@ describe('staff decisions', () => {
     const staff = await callerAs(db(), editor)
     const queue = await staff.admin.courseReviews.list({ kind: 'first' })
     expect(queue.items.map((item) => item.id)).toContain(submissionId)
-    expect(await staff.admin.courseReviews.approve({ submissionId })).toMatchObject({ status: 'published' })
+    expect(await approveAsShown(staff, submissionId)).toMatchObject({ status: 'published' })
 
     expect(await statusOf(course.id)).toBe('published')
     expect((await visitor.catalog.search({ search: 'Quantum Basket' })).items.map((c) => c.id)).toEqual([course.id])
@@ -240,7 +244,7 @@ describe('staff decisions', () => {
       .where('entity_id', '=', course.id)
       .execute()
     expect(audit).toEqual([{ action: 'course.review.approve', actor_email: editor.email }])
-    expect(await failure(staff.admin.courseReviews.approve({ submissionId }))).toBe(
+    expect(await failure(approveAsShown(staff, submissionId))).toBe(
       'CONFLICT: This submission was already decided or withdrawn',
     )
   })
@@ -310,7 +314,7 @@ describe('staff decisions', () => {
     const { submissionId } = await (await callerAs(db(), creator)).studioPublishing.submit({ courseId: course.id })
     const asViewer = await callerAs(db(), viewer)
     expect((await asViewer.admin.courseReviews.detail({ submissionId })).submission.id).toBe(submissionId)
-    expect(await failure(asViewer.admin.courseReviews.approve({ submissionId }))).toBe(
+    expect(await failure(asViewer.admin.courseReviews.approve({ submissionId, version: 'any' }))).toBe(
       'FORBIDDEN: You do not have permission to do that',
     )
     expect(
@@ -322,7 +326,7 @@ describe('staff decisions', () => {
     expect(await failure(asCreator.admin.courseReviews.list({}))).toBe(
       'FORBIDDEN: You do not have permission to do that',
     )
-    expect(await failure(asCreator.admin.courseReviews.approve({ submissionId }))).toBe(
+    expect(await failure(asCreator.admin.courseReviews.approve({ submissionId, version: 'any' }))).toBe(
       'FORBIDDEN: You do not have permission to do that',
     )
     expect(await statusOf(course.id)).toBe('in_review')
@@ -330,6 +334,48 @@ describe('staff decisions', () => {
 })
 
 describe('revisions of a published course', () => {
+  it('approves only what the reviewer saw: edited after the page was opened, it is refused, then approved as reloaded', async () => {
+    const creator = await createCreator(db(), { plan: 'basic' })
+    const course = await createCreatorCourse(db(), creator, { status: 'published', title: 'Seen Title' })
+    // The creator's saves of the published course, as the studio writes them (course_drafts), and of a lesson.
+    const saveDraft = (fields: Record<string, unknown>) =>
+      db()
+        .insertInto('course_drafts')
+        .values({ course_id: course.id, fields: JSON.stringify(fields) })
+        .onConflict((oc) => oc.column('course_id').doUpdateSet({ fields: JSON.stringify(fields) }))
+        .execute()
+    const liveTitle = async () =>
+      (await db().selectFrom('courses').select('title').where('id', '=', course.id).executeTakeFirstOrThrow()).title
+    await saveDraft({ title: 'Reviewed Title' })
+    const { submissionId } = await (await callerAs(db(), creator)).studioPublishing.submit({ courseId: course.id })
+    const staff = await callerAs(db(), editor)
+    const opened = await staff.admin.courseReviews.detail({ submissionId })
+    // A sale while the page is open changes nothing the reviewer reads.
+    await db().updateTable('courses').set({ students_count: 41 }).where('id', '=', course.id).execute()
+    expect((await staff.admin.courseReviews.detail({ submissionId })).version).toBe(opened.version)
+
+    await saveDraft({ title: 'Unseen Title', priceUsdMinor: 99 })
+    expect(await failure(staff.admin.courseReviews.approve({ submissionId, version: opened.version }))).toBe(
+      `CONFLICT: ${REVIEW_CHANGED_SINCE_OPENED}`,
+    )
+    const lessonEdited = await staff.admin.courseReviews.detail({ submissionId })
+    await db()
+      .updateTable('lessons')
+      .set({ title: 'Renamed lesson', updated_at: new Date(Date.now() + 1000) })
+      .where('course_id', '=', course.id)
+      .execute()
+    expect(await failure(staff.admin.courseReviews.approve({ submissionId, version: lessonEdited.version }))).toBe(
+      `CONFLICT: ${REVIEW_CHANGED_SINCE_OPENED}`,
+    )
+    expect(await liveTitle()).toBe('Seen Title')
+
+    // Reloaded, the page shows what the course holds now, and approving that applies it.
+    const reloaded = await staff.admin.courseReviews.detail({ submissionId })
+    expect(reloaded.diff.find((change) => change.field === 'title')?.draft).toBe('Unseen Title')
+    await staff.admin.courseReviews.approve({ submissionId, version: reloaded.version })
+    expect(await liveTitle()).toBe('Unseen Title')
+  })
+
   it('keeps the course on sale while its edits are reviewed, then applies the draft and shows pending lessons', async () => {
     const creator = await createCreator(db(), { plan: 'basic' })
     const caller = await callerAs(db(), creator)
@@ -373,7 +419,7 @@ describe('revisions of a published course', () => {
     await staff.admin.courseReviews.requestChanges({ submissionId, comments: [{ item: 'price', comment: 'Too low?' }] })
     expect(await statusOf(course.id)).toBe('published')
     const second = await caller.studioPublishing.submit({ courseId: course.id })
-    await staff.admin.courseReviews.approve({ submissionId: second.submissionId })
+    await approveAsShown(staff, second.submissionId)
 
     const row = await db()
       .selectFrom('courses')

@@ -6,7 +6,7 @@ import { TRPCError } from '@trpc/server'
 import { afterAll, beforeAll, describe, expect } from 'vitest'
 import { createInvite } from '../../../src-server/creators/invites.ts'
 import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
-import { createCreator, createCreatorCourse } from '../../support/creator-courses.ts'
+import { approveAsShown, createCreator, createCreatorCourse } from '../../support/creator-courses.ts'
 import { createTestDatabase } from '../../support/db.ts'
 import { callerAs, createUser } from '../../support/factories.ts'
 import { raceIt } from '../../support/race.ts'
@@ -76,7 +76,7 @@ describe('publishing slots under simultaneous calls', () => {
       .execute()
     expect(pending).toHaveLength(1)
     const staff = await callerAs(db(), await createUser(db(), { role: 'editor' }))
-    await staff.admin.courseReviews.approve({ submissionId: pending[0]!.id })
+    await approveAsShown(staff, pending[0]!.id)
     expect(await publishedCount(creator.id)).toBe(5)
   })
 })

@@ -63,7 +63,11 @@ function CourseReview() {
       await queryClient.invalidateQueries({ queryKey: trpc.catalog.pathKey() })
       await navigate({ to: '/admin/course-reviews' })
     },
-    onError: (error: unknown) => notifyError(error),
+    onError: (error: unknown) => {
+      notifyError(error)
+      // Refused because the creator edited the course since the page was opened: show what it holds now.
+      void queryClient.invalidateQueries({ queryKey: trpc.admin.courseReviews.detail.queryKey({ submissionId: id }) })
+    },
   })
   const approve = useMutation(
     trpc.admin.courseReviews.approve.mutationOptions(decided('Approved: the creator was e-mailed')),
@@ -168,7 +172,7 @@ function CourseReview() {
               <button
                 type="button"
                 className={button()}
-                {...whilePending(approve.isPending, 'onClick', () => approve.mutate({ submissionId: submission.id }))}
+                {...whilePending(approve.isPending, 'onClick', () => approve.mutate({ submissionId: submission.id, version: data.version }))}
               >
                 {approve.isPending
                   ? 'Approving…'
