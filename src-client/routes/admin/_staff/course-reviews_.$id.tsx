@@ -172,7 +172,9 @@ function CourseReview() {
               <button
                 type="button"
                 className={button()}
-                {...whilePending(approve.isPending, 'onClick', () => approve.mutate({ submissionId: submission.id, version: data.version }))}
+                {...whilePending(approve.isPending, 'onClick', () =>
+                  approve.mutate({ submissionId: submission.id, version: data.version }),
+                )}
               >
                 {approve.isPending
                   ? 'Approving…'
