@@ -55,7 +55,8 @@ export function planItem(standing: CreatorStanding, kind: SubmitKind | null): Ch
   if (!standing.limits) return item(false, NO_PLAN_MESSAGE)
   const max = standing.limits.publishedCourses
   const used = `${standing.publishedCourses} of ${max ?? 'unlimited'} publishing slots used`
-  if (kind === 'revision' || max === null || standing.publishedCourses < max) return item(true, used)
+  // Only a first review takes a slot: a course on sale or in review already holds one, a revision needs none.
+  if (kind !== 'first' || max === null || standing.publishedCourses < max) return item(true, used)
   return item(
     false,
     `Your ${standing.planName ?? ''} plan publishes up to ${max} courses: upgrade your plan to publish more`.replace(
@@ -124,10 +125,12 @@ export async function publishPage(
       teamLimit: standing.limits ? standing.limits.teamMembers : 0,
       live: standing.limits !== null,
     },
-    /** Without a live plan, or with a full one: the plan that would give this course a slot. */
+    /** Without a live plan, or with a full one for a first review: the plan that would give this course a slot. */
     planThatFits:
       !standing.limits ||
-      (standing.limits.publishedCourses !== null && standing.publishedCourses >= standing.limits.publishedCourses)
+      (next.kind === 'first' &&
+        standing.limits.publishedCourses !== null &&
+        standing.publishedCourses >= standing.limits.publishedCourses)
         ? planThatFits(standing.publishedCourses)
         : null,
     latestSubmission: latest

@@ -175,6 +175,19 @@ describe('the Basic plan publishes up to 5 courses', () => {
       id: 'pro',
       name: 'Pro',
     })
+    // A course already on sale holds its slot: its page neither fails the plan item nor advises another plan.
+    const [onSale] = await db()
+      .selectFrom('courses')
+      .select('id')
+      .where('owner_id', '=', creator.id)
+      .where('status', '=', 'published')
+      .execute()
+    const published = await caller.studioPublishing.page({ courseId: onSale!.id })
+    expect(published.planThatFits).toBeNull()
+    expect(published.checklist.find((item) => item.id === 'plan')).toMatchObject({
+      done: true,
+      detail: '5 of 5 publishing slots used',
+    })
 
     // A Pro creator submits the 6th, then drops to Basic before staff decide: approval is refused.
     const pro = await createCreator(db(), { plan: 'pro' })
