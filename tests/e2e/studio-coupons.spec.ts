@@ -2,7 +2,7 @@
 // from the table (the table offers Enable on a disabled code, so the studio must honour it); and a code for all their
 // courses, which the schema asks a creator for (the studio names the signed-in one).
 import { randomBytes } from 'node:crypto'
-import { createCreator } from '../support/creator-courses.ts'
+import { createCreator, lapsePlan } from '../support/creator-courses.ts'
 import { ownedCourse } from '../support/earnings.ts'
 import { expect, signInAs, test } from './fixtures.ts'
 
@@ -30,6 +30,13 @@ test('a creator disables their coupon and enables it again', async ({ page, db, 
   await expect(row).toContainText('Active')
   const stored = await db.selectFrom('coupons').select('active').where('code', '=', code).executeTakeFirstOrThrow()
   expect(stored.active).toBe(true)
+
+  // The plan lapses: the code is not offered to buyers, and its row says Paused, not Active.
+  await lapsePlan(db, creator.id)
+  await page.reload()
+  await expect(page.getByText('Your codes below are paused')).toBeVisible()
+  await expect(row.getByText('Paused', { exact: true })).toBeVisible()
+  await expect(row).not.toContainText('Active')
 })
 
 test('a creator makes a code for all their courses, offered as “All your courses”', async ({ page, db, baseURL }) => {

@@ -22,11 +22,14 @@ export function CouponTable({
   coupons,
   onToggle,
   busy,
+  paused = false,
 }: {
   coupons: readonly Coupon[]
   /** Disable (or enable) a coupon; absent when the viewer may not. */
   onToggle?: (coupon: Coupon) => void
   busy?: boolean
+  /** The owner's plan no longer includes coupons: an active code is not offered to buyers until it does again. */
+  paused?: boolean
 }) {
   return (
     <AdminTable
@@ -54,8 +57,8 @@ export function CouponTable({
               : '—'}
           </td>
           <td>
-            <span className={badge({ tone: coupon.active ? 'green' : 'grey' })}>
-              {coupon.active ? 'Active' : 'Off'}
+            <span className={badge({ tone: coupon.active ? (paused ? 'yellow' : 'green') : 'grey' })}>
+              {coupon.active ? (paused ? 'Paused' : 'Active') : 'Off'}
             </span>
           </td>
           {onToggle ? (
