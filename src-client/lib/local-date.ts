@@ -1,7 +1,7 @@
-// formatDate's one variant (src-shared/dates.ts, decision 0095): a public catalogue page's day ("Last updated", a review's,
-// a certificate's) in the visitor's own locale and time zone, without a hydration mismatch. The server cannot know
-// either, so the server-rendered HTML and the hydrating render both write the day in en-US, UTC; the visitor's own
-// format follows right after hydration (and at once on pages rendered in the browser). Anything else is formatDate's.
+// formatDate's one variant (src-shared/dates.ts, decision 0095): a public catalogue page's day ("Last updated", a
+// review's) in the visitor's own locale and time zone, without a hydration mismatch. The server cannot know either, so
+// the server-rendered HTML and the hydrating render both write the day in en-US, UTC; the visitor's own format follows
+// right after hydration (and at once on pages rendered in the browser). Anything else is formatDate's.
 import { useHydrated } from '@tanstack/react-router'
 import { longDateUtc } from '#shared/numbers.ts'
 

@@ -68,7 +68,10 @@ function ClaimGiftPage() {
     const until = formatDate(claim.data.endsAt)
     body = (
       <>
-        <FormAlert kind="success">{`Premium is active: “${claim.data.title}”, until ${until}. Enjoy!`}</FormAlert>
+        {/* The message takes the focus of the Claim button it replaced, so it is read out first. */}
+        <FormAlert kind="success" takeFocus>
+          {`Premium is active: “${claim.data.title}”, until ${until}. Enjoy!`}
+        </FormAlert>
         <Link to="/account/membership" className={button({ size: 'lg' })}>
           See your membership
         </Link>
@@ -77,7 +80,7 @@ function ClaimGiftPage() {
   } else if (claim.isSuccess && 'courseId' in claim.data) {
     body = (
       <>
-        <FormAlert kind="success">{`“${claim.data.title}” is now yours. Enjoy the course!`}</FormAlert>
+        <FormAlert kind="success" takeFocus>{`“${claim.data.title}” is now yours. Enjoy the course!`}</FormAlert>
         <Link to="/learn/$courseId" params={{ courseId: claim.data.courseId }} className={button({ size: 'lg' })}>
           Start learning
         </Link>

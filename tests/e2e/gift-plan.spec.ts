@@ -83,6 +83,7 @@ test('a plan is bought as a gift, claimed by the recipient, who then holds Premi
   await expect(friend).toHaveURL(/\/gifts\/claim$/)
   await friend.getByRole('button', { name: 'Claim gift' }).click()
   await expect(friend.getByText(`Premium is active: “${line.title}”`)).toBeVisible()
+  await expect(friend.getByRole('status').filter({ hasText: 'Premium is active' })).toBeFocused()
 
   // Premium from the claim, for 3 months, from the gift's order line; it never renews.
   const grant = await db
@@ -106,6 +107,13 @@ test('a plan is bought as a gift, claimed by the recipient, who then holds Premi
   const status = friend.getByTestId('membership-status')
   await expect(status).toContainText('Premium Plan')
   await expect(status).toContainText(`${pro.name} plan, a gift: it does not renew`)
+  // The account page names the gifted plan and its end (no subscription behind it), and links to the membership.
+  await friend.goto('/account')
+  const membership = friend.getByRole('region', { name: 'Membership', exact: true })
+  await expect(membership).toContainText(`Premium Plan (${pro.name}, a gift until ${formatDate(grant.ends_at!)})`)
+  await expect(membership).not.toContainText('undefined')
+  await membership.getByRole('link', { name: 'View membership' }).click()
+  await expect(friend).toHaveURL(/\/account\/membership$/)
 
   // The same link again: a clear refusal.
   await friend.goto(claimLink)

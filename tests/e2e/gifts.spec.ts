@@ -88,6 +88,8 @@ test('a gift is bought, claimed by a new account, and opens', async ({ page, log
   await expect(friend).toHaveURL(/\/gifts\/claim$/)
   await friend.getByRole('button', { name: 'Claim gift' }).click()
   await expect(friend.getByText(`“${course.title}” is now yours`)).toBeVisible()
+  // The message replaced the pressed button and took its focus, so it is read out first.
+  await expect(friend.getByRole('status').filter({ hasText: 'is now yours' })).toBeFocused()
   await friend.getByRole('link', { name: 'Start learning' }).click()
   await expect(friend).toHaveURL(new RegExp(`/learn/${course.id}`))
   await expect(friend.getByRole('navigation', { name: 'Course curriculum' })).toBeVisible()

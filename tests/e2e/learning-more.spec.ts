@@ -271,11 +271,15 @@ test('the certificate page prints on one A4 landscape sheet without the site’s
       learner_name: 'Zoë Łukasiewicz-Дмитриева',
       course_title: 'Website SEO',
       instructor_name: 'Ana Ruiz',
+      issued_at: new Date('2026-12-06T10:00:00Z'),
     })
     .returning('id')
     .executeTakeFirstOrThrow()
   await page.goto(`/certificates/${certificate.id}`)
   await expect(page.getByText('Zoë Łukasiewicz-Дмитриева')).toBeVisible()
+  // The day as everywhere else and on the PDF (decision 0095), after hydration too: not "December 6, 2026".
+  await page.waitForLoadState('networkidle')
+  await expect(page.getByText('Completed on 6 December 2026', { exact: true })).toBeVisible()
   await expect(page.getByRole('banner')).toBeVisible()
   await page.emulateMedia({ media: 'print' })
   await expect(page.getByRole('banner')).toBeHidden()

@@ -1,7 +1,9 @@
 // The member's /live page (issue 34): registering for a session the host cancelled while the page was open says why,
-// not only "Could not register"; the seats left are counted in words (1 seat, 2 seats).
+// not only "Could not register"; the seats left are counted in words (1 seat, 2 seats). On /live/manage, a session's
+// start is told in its own time zone, the one written after it.
 import { createUser } from '../support/factories.ts'
 import { premiumMember } from '../support/learning.ts'
+import { studioCourseOf } from '../support/studio.ts'
 import { expect, signInAs, test } from './fixtures.ts'
 
 test('a registration refused because the session was just cancelled says so', async ({ page, db, baseURL }) => {
@@ -55,4 +57,32 @@ test('the last seat of a session is told as one seat', async ({ page, db, baseUR
   const item = page.getByTestId('live-session').filter({ hasText: 'One seat only' })
   await expect(item).toContainText('1 seat left')
   await expect(item).not.toContainText('1 seats left')
+})
+
+test.describe('in a browser in another time zone than the session’s', () => {
+  test.use({ timezoneId: 'UTC' })
+
+  test('the manager writes a session’s start in the session’s own zone', async ({ page, db, baseURL }) => {
+    const instructor = await createUser(db)
+    const courseId = await studioCourseOf(db, instructor.id)
+    await db
+      .insertInto('live_sessions')
+      .values({
+        host_id: instructor.id,
+        course_id: courseId,
+        title: 'Evening in New York',
+        description: '',
+        starts_at: new Date('2027-03-10T23:00:00Z'), // 18:00 in New York (EST), 23:00 in this browser
+        duration_minutes: 60,
+        time_zone: 'America/New_York',
+        capacity: 20,
+        join_url: 'https://meet.example.com/abc-defg',
+      })
+      .execute()
+    await signInAs(page, baseURL as string, db, instructor)
+    await page.goto('/live/manage')
+    await expect(page.getByRole('listitem', { name: 'Evening in New York' })).toContainText(
+      'Wednesday, 10 March 2027 at 18:00 · 60 min · America/New_York',
+    )
+  })
 })

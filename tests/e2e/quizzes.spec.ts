@@ -100,6 +100,8 @@ test('a creator adds a quiz; a learner fails, reads the explanations, retries, p
   await expect(learner.getByTestId('quiz-facts')).toContainText('Pass mark 80 %')
   await expect(learner.getByRole('button', { name: 'Mark as complete' })).toHaveCount(0)
   await learner.getByRole('button', { name: 'Start quiz' }).click()
+  // The button made way for the questions: focus is on the first answer, not lost to the page.
+  await expect(learner.getByRole('radio', { name: 'Mars' })).toBeFocused()
   const answer = async (allRight: boolean) => {
     await learner.getByRole('radio', { name: 'Jupiter' }).check()
     await learner.getByRole('checkbox', { name: 'Three' }).check()
@@ -122,8 +124,9 @@ test('a creator adds a quiz; a learner fails, reads the explanations, retries, p
   }
   await learner.getByRole('button', { name: 'Submit answers' }).click()
 
-  // Failed at 60 %: the wrong answers with their explanations.
+  // Failed at 60 %: the wrong answers with their explanations; the score, which replaced the form, has the focus.
   const result = learner.getByTestId('quiz-result')
+  await expect(result.getByRole('status')).toBeFocused()
   await expect(result).toContainText('Not passed: 60 %')
   await expect(result).toContainText('3 of 5 correct; the pass mark is 80 %.')
   const wrong = learner.getByTestId('quiz-wrong')
@@ -134,6 +137,7 @@ test('a creator adds a quiz; a learner fails, reads the explanations, retries, p
 
   // Retry and pass.
   await learner.getByRole('button', { name: 'Try again' }).click()
+  await expect(learner.getByRole('radio', { name: 'Mars' })).toBeFocused()
   await answer(true)
   await learner.getByRole('button', { name: 'Submit answers' }).click()
   await expect(learner.getByTestId('quiz-result')).toContainText('Passed: 100 %')

@@ -298,7 +298,9 @@ function SessionCard({
     <li className={card} aria-label={session.title}>
       <h3 className={css({ fontWeight: 'semibold', fontSize: 'lg' })}>{session.title}</h3>
       <p>
-        {formatDate(session.startsAt, 'localDayTime')} · {session.durationMinutes} min · {session.timeZone}
+        {/* In the session's own zone, the one named after it (and the one its mails use), not the viewer's. */}
+        {formatDate(session.startsAt, 'localDayTime', session.timeZone)} · {session.durationMinutes} min ·{' '}
+        {session.timeZone}
       </p>
       <p>
         {session.courseTitle ?? 'All Premium members'} · {session.registered}/{session.capacity} seats

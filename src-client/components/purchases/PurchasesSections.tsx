@@ -2,7 +2,9 @@
 // Order history.
 import { useQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
+import type { RouterOutputs } from '#client/lib/types.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
+import { formatDate } from '#shared/dates.ts'
 import { css } from '#styled-system/css'
 import { SectionCard } from '../account/SectionCard.tsx'
 import { useEntitlements } from '../cart/hooks.ts'
@@ -10,6 +12,13 @@ import { MyServices } from '../service-orders/MyServices.tsx'
 import { button } from '../ui/button.ts'
 import { MyCourses } from './MyCourses.tsx'
 import { OrderHistory } from './OrderHistory.tsx'
+
+/** A subscription names its plan; a gift has no subscription but its own plan and end; a staff grant has neither. */
+function premiumText({ plan, gift }: RouterOutputs['purchases']['entitlements']): string {
+  if (plan) return `Premium Plan (${plan.name})`
+  if (gift) return `Premium Plan (${gift.planName}, a gift${gift.endsAt ? ` until ${formatDate(gift.endsAt)}` : ''})`
+  return 'Premium Plan'
+}
 
 export function PurchasesSections() {
   const { data } = useEntitlements()
@@ -22,11 +31,7 @@ export function PurchasesSections() {
       <SectionCard
         title="Membership"
         description={
-          data?.isPremium
-            ? `Premium Plan (${data.plan?.name})`
-            : ended
-              ? `${ended.planName} plan — ${ended.statusText}`
-              : 'Free account'
+          data?.isPremium ? premiumText(data) : ended ? `${ended.planName} plan — ${ended.statusText}` : 'Free account'
         }
       >
         <div className={css({ display: 'flex', flexWrap: 'wrap', gap: '3' })}>
@@ -37,7 +42,7 @@ export function PurchasesSections() {
             <Link to="/account/membership" className={button({ variant: 'outline' })}>
               Manage membership
             </Link>
-          ) : ended ? (
+          ) : data?.gift || ended ? (
             <Link to="/account/membership" className={button({ variant: 'outline' })}>
               View membership
             </Link>

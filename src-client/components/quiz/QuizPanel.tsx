@@ -4,13 +4,14 @@
 // submission and does all the grading; this only shows what it answers.
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { useCallback, useEffect, useRef, useState } from 'react'
+import { type RefObject, useCallback, useEffect, useRef, useState } from 'react'
 import { button } from '#client/components/ui/button.ts'
 import { FormAlert, inputClass } from '#client/components/ui/form.tsx'
 import { TitledSection } from '#client/components/ui/layout.tsx'
 import { ErrorState, LoadingState } from '#client/components/ui/states.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
 import { errorMessage } from '#client/lib/errors.ts'
+import { useFocusWhenLost } from '#client/lib/focus.ts'
 import { countOf } from '#client/lib/format.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
@@ -31,6 +32,14 @@ export default function QuizPanel({ courseId, lessonId }: { courseId: string; le
   const ref = { courseId, lessonId }
   const quiz = useQuery(trpc.quizzes.forLearner.queryOptions(ref, { staleTime: 0 }))
   const [justSubmitted, setJustSubmitted] = useState<Result | null>(null)
+  // Start replaces its button by the questions, Submit the form by the result: focus follows to the first answer or
+  // the score, not back to the top of the page.
+  const form = useRef<HTMLFormElement>(null)
+  const outcome = useRef<HTMLDivElement>(null)
+  const open = quiz.data?.open
+  useFocusWhenLost(quiz.data ? (open ? `open ${open.id}` : 'closed') : undefined, () =>
+    open ? form.current?.querySelector<HTMLElement>('input, select, textarea') : outcome.current,
+  )
   if (quiz.isPending) return <LoadingState label="Loading the quiz…" />
   if (quiz.isError)
     return <ErrorState title="Could not load the quiz" error={quiz.error} onRetry={() => quiz.refetch()} />
@@ -44,12 +53,13 @@ export default function QuizPanel({ courseId, lessonId }: { courseId: string; le
           courseId={courseId}
           lessonId={lessonId}
           attempt={data.open}
+          formRef={form}
           onSubmitted={(result) => setJustSubmitted(result)}
         />
       ) : (
         <>
           {(justSubmitted ?? data.lastResult) ? (
-            <AttemptResult result={justSubmitted ?? (data.lastResult as Result)} />
+            <AttemptResult result={justSubmitted ?? (data.lastResult as Result)} statusRef={outcome} />
           ) : null}
           <StartAttempt quiz={data} onStarted={() => setJustSubmitted(null)} />
         </>
@@ -155,11 +165,13 @@ function AttemptForm({
   courseId,
   lessonId,
   attempt,
+  formRef,
   onSubmitted,
 }: {
   courseId: string
   lessonId: string
   attempt: OpenAttempt
+  formRef: RefObject<HTMLFormElement | null>
   onSubmitted: (result: Result) => void
 }) {
   const trpc = useTRPC()
@@ -200,6 +212,7 @@ function AttemptForm({
   return (
     <form
       {...SCRIPT_ONLY_FORM}
+      ref={formRef}
       className={css({ display: 'grid', gap: '4' })}
       aria-label="Quiz attempt"
       onSubmit={(event) => {
@@ -322,12 +335,14 @@ function QuestionInput({
   )
 }
 
-function AttemptResult({ result }: { result: Result }) {
+function AttemptResult({ result, statusRef }: { result: Result; statusRef: RefObject<HTMLDivElement | null> }) {
   const wrong = result.questions.filter((question) => !question.correct)
   return (
     <div className={css({ display: 'grid', gap: '3' })} data-testid="quiz-result">
       <div
+        ref={statusRef}
         role="status"
+        tabIndex={-1}
         className={css({
           bg: result.passed ? 'green.50' : 'red.50',
           borderWidth: '1px',

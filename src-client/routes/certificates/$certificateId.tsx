@@ -7,7 +7,7 @@ import { button } from '#client/components/ui/button.ts'
 import { Container } from '#client/components/ui/layout.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
 import { notFoundIfMissing } from '#client/lib/errors.ts'
-import { useDateFormat } from '#client/lib/local-date.ts'
+import { formatDate } from '#shared/dates.ts'
 import { css, cx } from '#styled-system/css'
 
 export const Route = createFileRoute('/certificates/$certificateId')({
@@ -38,7 +38,7 @@ function CertificatePage() {
   const { trpc } = Route.useRouteContext()
   const { data: c } = useSuspenseQuery(trpc.learning.certificate.queryOptions({ id: certificateId }))
   const verified = c.status === 'verified'
-  const formatDate = useDateFormat()
+  // The document's long day, as on its PDF (decision 0095): the same for every visitor, not their locale's.
   const date = formatDate(c.issuedAt)
   return (
     <main className={css({ bg: 'canvas', py: '10' })}>
