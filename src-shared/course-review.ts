@@ -4,7 +4,7 @@
 export const REVIEW_DESCRIPTION_MIN = 200
 export const REVIEW_LESSONS_MIN = 5
 
-export type ChecklistItemId = 'image' | 'description' | 'lessons' | 'preview' | 'videos' | 'plan'
+export type ChecklistItemId = 'image' | 'description' | 'lessons' | 'preview' | 'videos' | 'quizzes' | 'plan'
 
 export interface ChecklistItem {
   id: ChecklistItemId
@@ -20,6 +20,7 @@ export const CHECKLIST_LABELS: Record<ChecklistItemId, string> = {
   lessons: `At least ${REVIEW_LESSONS_MIN} lessons`,
   preview: 'At least one free preview lesson',
   videos: 'Every video lesson processed (an uploaded video with its length, or a YouTube/Vimeo link)',
+  quizzes: 'Every quiz lesson has at least one question',
   plan: 'A creator plan with a free publishing slot',
 }
 
@@ -33,6 +34,7 @@ export const REVIEW_ITEM_LABELS: Record<string, string> = {
   lessons: 'Lessons',
   preview: 'Preview lesson',
   videos: 'Videos',
+  quizzes: 'Quizzes',
   plan: 'Plan',
   title: 'Title',
   subtitle: 'Subtitle',

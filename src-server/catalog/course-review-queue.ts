@@ -122,6 +122,8 @@ export async function reviewDetail(db: DB, submissionId: string) {
     durationSeconds: lesson.duration_seconds,
     video: lesson.video_key ? ('uploaded' as const) : lesson.video_url ? ('link' as const) : null,
     videoUrl: lesson.video_url,
+    /** A quiz lesson's questions (0: it cannot be passed); null for other kinds. */
+    questionCount: lesson.kind === 'quiz' ? lesson.question_count : null,
   }))
   for (const [index, lesson] of lessons.entries()) {
     let section = sections.at(-1)

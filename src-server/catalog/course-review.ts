@@ -83,6 +83,7 @@ export async function reviewedContent(db: DB, courseId: string) {
 /** The course's curriculum in order, pending lessons included, with what the checklist and reviewers need. */
 export async function reviewLessons(db: DB, courseId: string) {
   return lessonsInOrder(db, courseId)
+    .leftJoin('quizzes as q', 'q.lesson_id', 'l.id')
     .select([
       'l.id',
       'l.title',
@@ -95,6 +96,8 @@ export async function reviewLessons(db: DB, courseId: string) {
       'l.video_duration_seconds',
       's.id as section_id',
       's.title as section_title',
+      // A quiz lesson never saved has no quizzes row: no questions (decision 0044).
+      sql<number>`coalesce(jsonb_array_length(q.questions), 0)::int`.as('question_count'),
     ])
     .execute()
 }
@@ -133,6 +136,9 @@ export function courseChecklist(
     .map((lesson) =>
       processing.has(lesson.id) ? `${lesson.title} (processing ${processing.get(lesson.id)} %)` : lesson.title,
     )
+  // An empty quiz can never be passed, so a buyer could never complete the course.
+  const quizzes = lessons.filter((lesson) => lesson.kind === 'quiz')
+  const emptyQuizzes = quizzes.filter((lesson) => lesson.question_count === 0).map((lesson) => lesson.title)
   /** An item: done with the first detail, else to do with the second. */
   const item = (id: ChecklistItem['id'], done: boolean, doneDetail: string, todoDetail: string): ChecklistItem => ({
     id,
@@ -165,6 +171,14 @@ export function courseChecklist(
       unprocessed.length === 0,
       'All videos processed',
       `These video lessons have no processed video yet: ${unprocessed.slice(0, 5).join(', ')}${unprocessed.length > 5 ? '…' : ''}`,
+    ),
+    item(
+      'quizzes',
+      emptyQuizzes.length === 0,
+      quizzes.length === 0
+        ? 'No quiz lessons'
+        : `${quizzes.length} ${quizzes.length === 1 ? 'quiz' : 'quizzes'} with questions`,
+      `These quiz lessons have no questions yet: ${emptyQuizzes.slice(0, 5).join(', ')}${emptyQuizzes.length > 5 ? '…' : ''}`,
     ),
   ]
 }

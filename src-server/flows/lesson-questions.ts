@@ -20,6 +20,7 @@ import type {
 } from '../../src-shared/schemas/questions.ts'
 import { findCourseForLearning, findLessonRow } from '../catalog/repository-lessons.ts'
 import { taughtCourseIds } from '../creators/course-team.ts'
+import { findCreator } from '../creators/repository.ts'
 import { assertCourseAction, canOnCourse } from '../creators/school-access.ts'
 import { type DB, inTransaction } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
@@ -270,14 +271,18 @@ export async function reportPost(db: DB, limiter: RateLimiter, user: Person, inp
 
 /**
  * The reported-posts queue: staff editors see every course's (or one course's), a course's instructors their own
- * courses'; anyone else is refused. Each post once, with how many people reported it and their latest reasons.
+ * courses' (a creator with none an empty list); anyone else is refused. Each post once, with how many people
+ * reported it and their latest reasons.
  */
 export async function reportQueue(db: DB, user: Person, input: z.output<typeof reportQueueInput>) {
   let courseIds: string[] | null
   if (hasRole(user.role, 'editor')) courseIds = input.courseId ? [input.courseId] : null
   else {
     const taught = await taughtCourseIds(db, user.id)
-    if (taught.length === 0) throw new DomainError('forbidden', QUESTION_MESSAGES.moderatorsOnly)
+    // A creator with no course yet has an empty queue, not a refusal (stop 84).
+    if (taught.length === 0 && !(await findCreator(db, user.id))) {
+      throw new DomainError('forbidden', QUESTION_MESSAGES.moderatorsOnly)
+    }
     courseIds = input.courseId ? taught.filter((id) => id === input.courseId) : taught
   }
   const [rows, html] = await Promise.all([listReportQueue(db, courseIds), render()])

@@ -4,7 +4,12 @@
 import type { Transaction } from 'kysely'
 import type { Database } from '../../db/types.ts'
 import { allocate, type Currency } from '../../src-shared/money.ts'
-import { BUNDLE_MESSAGES, bundleOnSale, priceInBundleCurrency } from '../../src-shared/schemas/bundles.ts'
+import {
+  BUNDLE_MESSAGES,
+  bundleOffSaleReason,
+  bundleOnSale,
+  priceInBundleCurrency,
+} from '../../src-shared/schemas/bundles.ts'
 import * as clock from '../kernel/clock.ts'
 import { type DB, inTransaction } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
@@ -178,6 +183,9 @@ function describe<B extends BundleRow>(bundle: B, courses: readonly CourseRow[])
     ...bundle,
     /** Every course still on sale, in the bundle's currency: only then can the bundle be bought. */
     onSale: bundleOnSale(courses, bundle.currency),
+    /** Why it cannot be bought (null while it can): the studio and admin lists say it (stop 84). */
+    offSaleReason: bundleOffSaleReason(courses, bundle.currency),
+    /** The courses' total in the bundle's currency: a true figure only while the bundle is on sale. */
     listTotalMinor,
     savingPercent: savingPercent(bundle.price_minor, listTotalMinor),
     courses: priced.map(({ course, priceMinor }) => ({

@@ -27,6 +27,26 @@ export function bundleOnSale(courses: readonly (CoursePriceRow & { status: strin
   )
 }
 
+/**
+ * Why a bundle cannot be bought, in the creator's words (the rule of bundleOnSale), or null while it can. The
+ * studio and admin lists show it, since the public page then answers 404 (decision 0042).
+ */
+export function bundleOffSaleReason(
+  courses: readonly (CoursePriceRow & { status: string; title: string })[],
+  currency: string,
+): string | null {
+  if (courses.length < BUNDLE_LIMITS.minCourses) return `a bundle needs at least ${BUNDLE_LIMITS.minCourses} courses`
+  const named = (list: readonly { title: string }[]) =>
+    `${list.map((course) => `“${course.title}”`).join(', ')} ${list.length === 1 ? 'is' : 'are'}`
+  const unpublished = courses.filter((course) => course.status !== 'published')
+  if (unpublished.length > 0) return `${named(unpublished)} not published, and every course must be on sale`
+  const elsewhere = courses.filter((course) => priceInBundleCurrency(course, currency) === null)
+  if (elsewhere.length > 0) {
+    return `${named(elsewhere)} not sold in ${currency}, and every course must be sold in the bundle’s currency`
+  }
+  return null
+}
+
 export const BUNDLE_MESSAGES = {
   title: 'Please enter a title (at most 200 characters)',
   slug: 'Use lowercase letters, digits and single dashes (at most 80 characters)',

@@ -159,3 +159,47 @@ test('a Basic creator is told bundles come with Pro, not handed a form the serve
   await expect(page.getByRole('link', { name: 'See the plans' })).toHaveAttribute('href', '/pricing')
   await expect(page.getByRole('button', { name: 'New Bundle' })).toHaveCount(0)
 })
+
+test('a bundle taken off sale by a course sold only in pounds says so in the studio, with no wrong total', async ({
+  page,
+  db,
+  baseURL,
+}) => {
+  const stamp = Date.now().toString(36)
+  const creator = await createCreator(db, { plan: 'pro' })
+  const kept = await ownedCourse(db, creator.id, 2500, `Kept ${stamp}`)
+  const moved = await ownedCourse(db, creator.id, 2000, `Moved ${stamp}`)
+  const bundle = await db
+    .insertInto('bundles')
+    .values({
+      slug: `off-${stamp}`,
+      title: `Off ${stamp}`,
+      owner_id: creator.id,
+      currency: 'USD',
+      price_minor: 3999,
+      published: true,
+      created_by: creator.id,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  await db
+    .insertInto('bundle_courses')
+    .values([kept, moved].map((course, position) => ({ bundle_id: bundle.id, course_id: course.id, position })))
+    .execute()
+  // The creator now sells one course in pounds only (decision 0069): the bundle page answers 404 (decision 0042).
+  await db
+    .updateTable('courses')
+    .set({ price_usd_minor: null, price_gbp_minor: 1800, price_minor: 1800, currency: 'GBP' })
+    .where('id', '=', moved.id)
+    .execute()
+
+  await signInAs(page, baseURL!, db, creator)
+  await page.goto('/studio/bundles')
+  const row = page.getByTestId('bundle-row').filter({ hasText: `Off ${stamp}` })
+  await expect(row.getByTestId('bundle-off-sale')).toHaveText(
+    `Not on sale: “Moved ${stamp}” is not sold in USD, and every course must be sold in the bundle’s currency.`,
+  )
+  await expect(row).toContainText('Published · 2 courses · $39.99')
+  await expect(row).not.toContainText('instead of')
+  await expect(row.getByRole('link', { name: 'View' })).toHaveCount(0)
+})

@@ -20,7 +20,7 @@ test('a creator submits, staff ask for a change, the creator fixes it, staff app
 
   await page.goto(`/studio/courses/${course.id}/publish`)
   await expect(page.getByTestId('course-status')).toHaveText('Draft')
-  await expect(page.getByTestId('checklist').getByRole('listitem')).toHaveCount(6)
+  await expect(page.getByTestId('checklist').getByRole('listitem')).toHaveCount(7)
   await page.getByRole('button', { name: 'Submit for review' }).click()
   await expect(page.getByTestId('course-status')).toHaveText('In review')
 

@@ -33,6 +33,12 @@ test('a creator adds a quiz; a learner fails, reads the explanations, retries, p
   await dialog.getByLabel('Duration (m:ss)').fill('5:00')
   await page.getByRole('button', { name: 'Save lesson' }).click()
   await expect(dialog).toBeHidden()
+  // Without questions the quiz could never be passed: the publish checklist names it (stop 84).
+  await page.goto(`/studio/courses/${courseId}/publish`)
+  const quizItem = page.getByTestId('checklist').getByRole('listitem').filter({ hasText: 'Every quiz lesson' })
+  await expect(quizItem).toContainText('(missing)')
+  await expect(quizItem).toContainText('These quiz lessons have no questions yet: Final quiz')
+  await page.goto(`/studio/courses/${courseId}/curriculum`)
   await page.getByRole('link', { name: 'Questions: Final quiz' }).click()
   await expect(page.getByRole('heading', { name: 'Quiz: Final quiz' })).toBeVisible()
 
@@ -71,6 +77,10 @@ test('a creator adds a quiz; a learner fails, reads the explanations, retries, p
     .executeTakeFirstOrThrow()
   expect(saved.pass_percent).toBe(80)
   expect(saved.questions.map((q) => q.type)).toEqual(['single', 'multiple', 'true_false', 'short', 'true_false'])
+  const quizEditor = page.url()
+  await page.goto(`/studio/courses/${courseId}/publish`)
+  await expect(quizItem).toContainText('(done)')
+  await page.goto(quizEditor)
 
   // Staff approve the course (published); a learner buys it.
   await db.updateTable('courses').set({ status: 'published' }).where('id', '=', courseId).execute()

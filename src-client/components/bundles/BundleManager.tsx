@@ -100,9 +100,17 @@ export function BundleManager({
                   <h2 className={css({ fontWeight: 'semibold', fontSize: 'lg' })}>{bundle.title}</h2>
                   <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>
                     {bundle.published ? 'Published' : 'Unpublished'} · {countOf(bundle.courses.length, 'course')} ·{' '}
-                    {formatMoney(bundle.price_minor, bundle.currency)} instead of{' '}
-                    {formatMoney(bundle.listTotalMinor, bundle.currency)} (save {bundle.savingPercent} %)
+                    {formatMoney(bundle.price_minor, bundle.currency)}
+                    {/* Off sale, the courses' total may leave out a course not sold in this currency: not shown. */}
+                    {bundle.offSaleReason === null
+                      ? ` instead of ${formatMoney(bundle.listTotalMinor, bundle.currency)} (save ${bundle.savingPercent} %)`
+                      : null}
                   </p>
+                  {bundle.offSaleReason !== null ? (
+                    <p data-testid="bundle-off-sale" className={css({ fontSize: 'sm', color: 'danger' })}>
+                      Not on sale: {bundle.offSaleReason}.
+                    </p>
+                  ) : null}
                   <p className={css({ fontSize: 'sm' })}>{bundle.courses.map((course) => course.title).join(', ')}</p>
                 </div>
                 <div className={css({ display: 'flex', gap: '2', alignItems: 'start', flexWrap: 'wrap' })}>

@@ -18,6 +18,7 @@ import { approveAsShown, createCreator, createCreatorCourse, lapsePlan } from '.
 import { createTestDatabase } from '../../support/db.ts'
 import { callerAs, createUser, type TestUser } from '../../support/factories.ts'
 import { buyerOfCourse } from '../../support/learning.ts'
+import { addQuizLesson, SAMPLE_QUESTIONS } from '../../support/quizzes.ts'
 
 let database: DatabaseHandle
 let editor: TestUser
@@ -132,6 +133,55 @@ describe('submitting for review: the checklist the server enforces', () => {
     expect(await failure(caller.studioPublishing.submit({ courseId: course.id }))).toBe(
       'CONFLICT: This course is already waiting for review',
     )
+  })
+
+  it('refuses a quiz lesson without questions, naming it: a buyer could never pass it (stop 84)', async () => {
+    const creator = await createCreator(db(), { plan: 'basic' })
+    const caller = await callerAs(db(), creator)
+    const course = await createCreatorCourse(db(), creator)
+    // A lesson switched to Quiz and never saved (no quizzes row), and a quiz saved with no questions.
+    const switched = await db()
+      .updateTable('lessons')
+      .set({ kind: 'quiz' })
+      .where('id', '=', course.lessonIds[2] as string)
+      .returning(['id', 'title'])
+      .executeTakeFirstOrThrow()
+    const savedEmpty = await addQuizLesson(db(), course.id, 'Empty check', [])
+
+    const page = await caller.studioPublishing.page({ courseId: course.id })
+    expect(page.checklist.find((item) => item.id === 'quizzes')).toEqual({
+      id: 'quizzes',
+      label: 'Every quiz lesson has at least one question',
+      done: false,
+      detail: `These quiz lessons have no questions yet: ${switched.title}, Empty check`,
+    })
+    expect(page.canSubmit).toBe(false)
+    expect(await failure(caller.studioPublishing.submit({ courseId: course.id }))).toBe(
+      `PRECONDITION_FAILED: These quiz lessons have no questions yet: ${switched.title}, Empty check`,
+    )
+    expect(await statusOf(course.id)).toBe('draft')
+
+    await db()
+      .updateTable('quizzes')
+      .set({ questions: JSON.stringify(SAMPLE_QUESTIONS.slice(0, 2)) })
+      .where('lesson_id', '=', savedEmpty)
+      .execute()
+    await db()
+      .insertInto('quizzes')
+      .values({ lesson_id: switched.id, course_id: course.id, questions: JSON.stringify(SAMPLE_QUESTIONS) })
+      .execute()
+    const ready = await caller.studioPublishing.page({ courseId: course.id })
+    expect(ready.checklist.find((item) => item.id === 'quizzes')).toMatchObject({
+      done: true,
+      detail: '2 quizzes with questions',
+    })
+    const { submissionId } = await caller.studioPublishing.submit({ courseId: course.id })
+    // The reviewer sees each quiz's question count beside it.
+    const detail = await (await callerAs(db(), editor)).admin.courseReviews.detail({ submissionId })
+    const lessons = detail.sections.flatMap((section) => section.lessons)
+    expect(lessons.find((lesson) => lesson.id === switched.id)?.questionCount).toBe(5)
+    expect(lessons.find((lesson) => lesson.id === savedEmpty)?.questionCount).toBe(2)
+    expect(lessons.find((lesson) => lesson.id === course.lessonIds[0])?.questionCount).toBeNull()
   })
 
   it('lets a creator without a live plan build drafts but submit nothing, naming the plan that fits', async () => {

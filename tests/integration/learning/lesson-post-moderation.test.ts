@@ -3,6 +3,7 @@
 // their own; hide, restore, dismiss; role and ownership checked on the server).
 import { beforeAll, describe, expect, it } from 'vitest'
 import { SESSION_COOKIE } from '../../../src-server/auth/session.ts'
+import { createCreator } from '../../support/creator-courses.ts'
 import { callerAs, createSessionToken, createUser, type TestUser } from '../../support/factories.ts'
 import { buyerOfCourse } from '../../support/learning.ts'
 import { serveForThisFile } from '../../support/test-server.ts'
@@ -162,5 +163,16 @@ describe('the reported-posts queue', () => {
     expect((await seen()).some((q) => q.id === id)).toBe(true)
     expect(await staff.questions.dismissReports({ questionId: id })).toEqual({ dismissed: 2 })
     expect((await staff.questions.reportQueue({})).some((r) => r.questionId === id)).toBe(false)
+  })
+
+  it('shows a newly approved creator with no course an empty queue; a customer is still refused (stop 84)', async () => {
+    const creator = await callerAs(site.db, await createCreator(site.db))
+    expect(await creator.questions.reportQueue({})).toEqual([])
+    expect(await creator.questions.reportQueue({ courseId: COURSE })).toEqual([])
+    const customer = await callerAs(site.db, await createUser(site.db))
+    await expect(customer.questions.reportQueue({})).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+      message: 'Only the course’s instructors and staff can do that',
+    })
   })
 })

@@ -37,7 +37,7 @@ async function bundleOfTwo() {
     price: '150.00',
     published: true,
   })
-  return { bundleId: id, first, second }
+  return { bundleId: id, first, second, creator }
 }
 
 /** The course's prices as the studio stores them (decision 0069): per currency, and the list price. */
@@ -92,5 +92,21 @@ describe('a bundle’s split over its courses', () => {
     const caller = await shopCaller(db(), await createUser(db()))
     await caller.cart.add({ kind: 'bundle', bundleId })
     expect((await caller.cart.list())?.items ?? []).toEqual([])
+  })
+
+  it('tells its creator in the studio why it is off sale, with no courses’ total to compare (stop 84)', async () => {
+    const { bundleId, first, second, creator } = await bundleOfTwo()
+    const studio = await shopCaller(db(), creator)
+    const row = async () => (await studio.bundles.studio.list()).find((bundle) => bundle.id === bundleId)
+    expect(await row()).toMatchObject({ onSale: true, offSaleReason: null, listTotalMinor: 20_000, savingPercent: 25 })
+
+    await setPrices(second.id, null, 4000, 'GBP')
+    expect(await row()).toMatchObject({
+      published: true,
+      onSale: false,
+      offSaleReason: '“Second” is not sold in USD, and every course must be sold in the bundle’s currency',
+    })
+    await db().updateTable('courses').set({ status: 'unpublished' }).where('id', '=', first.id).execute()
+    expect((await row())?.offSaleReason).toBe('“First” is not published, and every course must be on sale')
   })
 })

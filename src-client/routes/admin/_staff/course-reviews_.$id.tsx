@@ -145,6 +145,9 @@ function CourseReview() {
                       <span className={css({ color: 'fg.muted' })}>
                         {lesson.kind}
                         {lesson.video ? ` · video ${lesson.video === 'uploaded' ? 'uploaded' : 'link'}` : ''}
+                        {lesson.questionCount !== null
+                          ? ` · ${lesson.questionCount} ${lesson.questionCount === 1 ? 'question' : 'questions'}`
+                          : ''}
                         {lesson.isPreview ? ' · preview' : ''}
                         {lesson.pendingReview ? ' · new' : ''}
                       </span>
