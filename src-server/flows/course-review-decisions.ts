@@ -11,10 +11,13 @@ import * as audit from '../audit/repository.ts'
 import {
   applyPendingChanges,
   closeSubmission,
+  courseChecklist,
+  draftFields,
   findCourseForReview,
   findSubmission,
   moveCourseStatus,
   reviewedContent,
+  reviewLessons,
 } from '../catalog/course-review.ts'
 import { reviewDetail } from '../catalog/course-review-queue.ts'
 import * as clock from '../kernel/clock.ts'
@@ -27,6 +30,7 @@ import { creatorStanding, lockPublishingSlots } from './creator-standing.ts'
 
 export const REVIEW_APPROVED_MAIL = 'course-review-approved'
 export const REVIEW_CHANGES_MAIL = 'course-review-changes'
+export const REVIEW_CHECKLIST_UNMET = 'This course does not meet the publishing checklist'
 export const REVIEW_CHANGED_SINCE_OPENED =
   'The creator changed this course after you opened it: the page now shows what it holds, review it and decide again'
 
@@ -101,6 +105,15 @@ export async function approveSubmission(
   return db.transaction().execute(async (trx) => {
     if ((await reviewVersion(trx, course.id)) !== input.version) {
       throw new DomainError('conflict', REVIEW_CHANGED_SINCE_OPENED)
+    }
+    // What the creator could not submit is not published either (a rule added, or a quiz emptied, since submission).
+    const [draft, lessons] = await Promise.all([draftFields(trx, course.id), reviewLessons(trx, course.id)])
+    const unmet = courseChecklist(course, draft, lessons).filter((item) => !item.done)
+    if (unmet.length > 0) {
+      throw new DomainError(
+        'precondition',
+        `${REVIEW_CHECKLIST_UNMET}: ${unmet.map((item) => item.detail).join('; ')}. Request changes instead.`,
+      )
     }
     // Under the owner's slot lock, as republishing and submitting take it, so no two fill the last slot.
     if (submission.kind === 'first') {

@@ -8,6 +8,7 @@ import {
   REVIEW_APPROVED_MAIL,
   REVIEW_CHANGED_SINCE_OPENED,
   REVIEW_CHANGES_MAIL,
+  REVIEW_CHECKLIST_UNMET,
 } from '../../../src-server/flows/course-review-decisions.ts'
 import { NO_PLAN_MESSAGE } from '../../../src-server/flows/creator-standing.ts'
 import { buildCoursesSitemap } from '../../../src-server/http/seo.ts'
@@ -182,6 +183,18 @@ describe('submitting for review: the checklist the server enforces', () => {
     expect(lessons.find((lesson) => lesson.id === switched.id)?.questionCount).toBe(5)
     expect(lessons.find((lesson) => lesson.id === savedEmpty)?.questionCount).toBe(2)
     expect(lessons.find((lesson) => lesson.id === course.lessonIds[0])?.questionCount).toBeNull()
+
+    // The quiz is emptied while the course waits: staff cannot publish it as it is, and it stays in review.
+    await db()
+      .updateTable('quizzes')
+      .set({ questions: JSON.stringify([]) })
+      .where('lesson_id', '=', savedEmpty)
+      .execute()
+    const staff = await callerAs(db(), editor)
+    expect(await failure(approveAsShown(staff, submissionId))).toBe(
+      `PRECONDITION_FAILED: ${REVIEW_CHECKLIST_UNMET}: These quiz lessons have no questions yet: Empty check. Request changes instead.`,
+    )
+    expect(await statusOf(course.id)).toBe('in_review')
   })
 
   it('lets a creator without a live plan build drafts but submit nothing, naming the plan that fits', async () => {
