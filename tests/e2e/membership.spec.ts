@@ -67,6 +67,16 @@ test('membership: one plan in the cart, trial, first charge, change plan, cancel
   await page.goto('/account/membership')
   const status = page.getByTestId('membership-status-text')
   await expect(status).toHaveText(/^Free trial until \d+ \w+ \d{4} — first charge of \$9\.99$/)
+  // Nothing was charged yet: cancelling does not speak of being charged "again", and Premium's page names the first
+  // charge, not a renewal.
+  await page.getByRole('button', { name: 'Cancel membership' }).click()
+  await expect(page.getByRole('dialog')).toContainText(
+    /Your free trial stays until \d+ \w+ \d{4}; you will not be charged\./,
+  )
+  await page.getByRole('button', { name: 'Keep membership' }).click()
+  await page.goto('/account/premium')
+  await expect(page.getByTestId('membership-status')).toContainText(/First charge on \d+ \w+ \d{4}/)
+  await page.goto('/account/membership')
 
   // The test clock passes the trial's end: the first charge shows in order history.
   const advance = (days: number) => page.request.post(`${stripe}/fake/clock/advance?days=${days}`)

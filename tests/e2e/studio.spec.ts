@@ -4,6 +4,7 @@
 // the log-in page; signed-in non-creators to /teach.
 import type { Kysely } from 'kysely'
 import type { Database } from '../../db/types.ts'
+import { createCreator, createCreatorCourse } from '../support/creator-courses.ts'
 import { createUser } from '../support/factories.ts'
 import { makeCreator, studioCourseOf } from '../support/studio.ts'
 import { expect, signInAs, test } from './fixtures.ts'
@@ -307,4 +308,21 @@ test.describe('creator studio', () => {
     await expect(first.getByTestId('drip-summary')).toHaveText('Opens at once')
     await expect(first.getByRole('button', { name: 'Open at once' })).toHaveCount(0)
   })
+})
+
+test('a creator over their plan’s course limit is told their courses stay on sale and what a new one needs', async ({
+  page,
+  db,
+  baseURL,
+}) => {
+  const creator = await createCreator(db, { plan: 'basic' })
+  for (let n = 0; n < 6; n++) await createCreatorCourse(db, creator, { status: 'published' })
+  await signInAs(page, baseURL as string, db, creator)
+  await page.goto('/studio')
+  const plan = page.getByRole('region', { name: 'Your plan' })
+  await expect(plan).toContainText('6 of 5 published courses')
+  await expect(plan.getByTestId('over-limit')).toHaveText(
+    'Your courses on sale stay on sale; to publish another, unpublish 2 or choose a larger plan.',
+  )
+  await expect(plan.getByRole('link', { name: 'choose a larger plan' })).toHaveAttribute('href', '/pricing')
 })

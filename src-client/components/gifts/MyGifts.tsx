@@ -32,7 +32,7 @@ export function MyGifts() {
     <div id="my-gifts">
       <SectionCard
         title="Gifts you bought"
-        description="Courses you gave to someone else, and whether they claimed them."
+        description="Courses and memberships you gave to someone else, and whether they claimed them."
       >
         {gifts.isPending ? (
           <LoadingState label="Loading your gifts…" />

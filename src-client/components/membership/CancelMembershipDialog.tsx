@@ -12,11 +12,14 @@ import { notify, notifyError } from '../ui/toaster.tsx'
 export function CancelMembershipDialog({
   open,
   endsOn,
+  trialing = false,
   onClose,
   onDone,
 }: {
   open: boolean
   endsOn: string | null
+  /** In its free trial: nothing was ever charged, so nothing is "charged again". */
+  trialing?: boolean
   onClose: () => void
   onDone: () => Promise<unknown>
 }) {
@@ -41,9 +44,11 @@ export function CancelMembershipDialog({
       open={open}
       title="Cancel membership?"
       description={
-        until
-          ? `Premium stays until ${until}; you will not be charged again. You can resume before then.`
-          : 'You will not be charged again.'
+        trialing && until
+          ? `Your free trial stays until ${until}; you will not be charged. You can resume before then.`
+          : until
+            ? `Premium stays until ${until}; you will not be charged again. You can resume before then.`
+            : 'You will not be charged again.'
       }
       cancelLabel="Keep membership"
       confirmLabel="Cancel membership"

@@ -173,6 +173,7 @@ export function MembershipPanel({ wanted }: { wanted: PlanChoice | null }) {
       <CancelMembershipDialog
         open={dialog === 'cancel'}
         endsOn={m.renewsAt}
+        trialing={m.status === 'trialing'}
         onClose={() => setDialog(null)}
         onDone={refresh}
       />

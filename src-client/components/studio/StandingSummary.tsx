@@ -36,10 +36,22 @@ export function StandingSummary({ standing }: { standing: Standing }) {
       </section>
     )
   }
+  const limit = standing.limits.publishedCourses
+  // After a move to a smaller plan: what is on sale stays on sale (decision 0038); say so instead of "7 of 5".
+  const over = limit !== null && standing.publishedCourses > limit
   return (
     <section aria-label="Your plan" className={box}>
       <strong>{standing.planName ?? 'Your plan'}</strong>
-      <span>{ofLimit(standing.publishedCourses, standing.limits.publishedCourses, 'published courses')}</span>
+      <span>{ofLimit(standing.publishedCourses, limit, 'published courses')}</span>
+      {over ? (
+        <span data-testid="over-limit">
+          Your courses on sale stay on sale; to publish another, unpublish {standing.publishedCourses - limit + 1} or{' '}
+          <Link to="/pricing" className={css({ color: 'accent', textDecoration: 'underline' })}>
+            choose a larger plan
+          </Link>
+          .
+        </span>
+      ) : null}
       <span>
         {ofLimit(
           formatStorage(standing.storageUsedBytes),

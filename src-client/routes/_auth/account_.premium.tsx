@@ -53,7 +53,12 @@ function PremiumPage() {
                 </p>
                 {m.renewsAt ? (
                   <p>
-                    {m.plan.cancelAtPeriodEnd ? 'Cancels on' : 'Renews on'} {formatDate(m.renewsAt)}
+                    {m.plan.cancelAtPeriodEnd
+                      ? 'Cancels on'
+                      : m.plan.status === 'trialing'
+                        ? 'First charge on'
+                        : 'Renews on'}{' '}
+                    {formatDate(m.renewsAt)}
                   </p>
                 ) : null}
               </div>
