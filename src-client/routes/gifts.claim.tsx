@@ -66,11 +66,15 @@ function ClaimGiftPage() {
     body = <LoadingState label="Loading your gift…" />
   } else if (claim.isSuccess && 'planId' in claim.data) {
     const until = formatDate(claim.data.endsAt)
+    // A term that follows the Premium the recipient already holds starts later: say when.
+    const later = new Date(claim.data.startsAt).getTime() > Date.now()
     body = (
       <>
         {/* The message takes the focus of the Claim button it replaced, so it is read out first. */}
         <FormAlert kind="success" takeFocus>
-          {`Premium is active: “${claim.data.title}”, until ${until}. Enjoy!`}
+          {later
+            ? `Claimed: “${claim.data.title}” starts on ${formatDate(claim.data.startsAt)}, when your current Premium ends, and runs until ${until}.`
+            : `Premium is active: “${claim.data.title}”, until ${until}. Enjoy!`}
         </FormAlert>
         <Link to="/account/membership" className={button({ size: 'lg' })}>
           See your membership

@@ -21,6 +21,8 @@ import {
   markClaimed,
   markGiftPaid,
 } from '../promotions/gifts.ts'
+import { premiumGrantedUntil } from '../subscriptions/premium.ts'
+import { liveSubscriptionOf } from '../subscriptions/repository.ts'
 import { userContact } from '../users/contact.ts'
 import { brandOfOrderLines } from './school-domain.ts'
 import { emitCourseEvent } from './webhook-events.ts'
@@ -37,7 +39,9 @@ export async function mailGift(trx: DB, gift: Gift, token: string): Promise<void
   const message = gift.message ? `\n\nTheir message:\n${gift.message}\n` : '\n'
   const plan = gift.plan_months !== null
   const what = plan ? `a membership (${line?.title ?? 'Premium'})` : `the course "${line?.title ?? ''}"`
-  const starts = plan ? ' Your membership starts the day you claim it.' : ''
+  const starts = plan
+    ? ' Your membership starts the day you claim it (if you already have Premium, the day that ends).'
+    : ''
   await enqueueMail(trx, {
     kind: 'gift',
     to: gift.recipient_email,
@@ -104,6 +108,19 @@ export function addMonths(from: Date, months: number): Date {
   return date
 }
 
+/**
+ * When a gifted term begins: now, or when the Premium the recipient holds ends (a subscription set to end, another
+ * gifted term). A subscription that renews has no end to follow: its member cancels the renewal first.
+ */
+async function giftedTermStart(trx: DB, userId: string, now: Date): Promise<Date> {
+  const paid = await liveSubscriptionOf(trx, userId)
+  if (paid && !paid.cancel_at_period_end) throw new DomainError('conflict', GIFT_MESSAGES.paysForPremium)
+  const ends = [now, paid?.renews_at, await premiumGrantedUntil(trx, userId, now)].filter(
+    (at): at is Date => at instanceof Date,
+  )
+  return new Date(Math.max(...ends.map((at) => at.getTime())))
+}
+
 /** The recipient claims the gift with the link's token: the course is theirs, once. */
 export async function claimGift(db: DB, userId: string, token: string) {
   return inTransaction(db, async (trx) => {
@@ -118,14 +135,17 @@ export async function claimGift(db: DB, userId: string, token: string) {
     if (line.refund_id || order.status === 'refunded') throw new DomainError('conflict', GIFT_MESSAGES.refunded)
     if (order.status !== 'paid') throw new DomainError('conflict', GIFT_MESSAGES.notClaimable)
     const now = clock.now()
+    const givesPlan = !line.course_id && line.plan_id && gift.plan_months
+    // A prepaid term is never spent alongside Premium the recipient pays for or already holds: it follows it.
+    const startsAt = givesPlan ? await giftedTermStart(trx, userId, now) : now
     if (!(await markClaimed(trx, gift.id, userId, now))) throw new DomainError('conflict', GIFT_MESSAGES.claimed)
     const source = { kind: 'order_item', orderId: gift.order_id, orderItemId: gift.order_item_id } as const
-    if (!line.course_id && line.plan_id && gift.plan_months) {
-      // A gifted plan: Premium from the claim for the prepaid term, then it ends (no renewal, nothing to cancel).
-      // Its source is the gift's order line, so a refund of the gift revokes it as any refund does.
-      const endsAt = addMonths(now, gift.plan_months)
-      await grant(trx, { userId, right: { kind: 'premium' }, source, startsAt: now, endsAt })
-      return { planId: line.plan_id, title: line.title, endsAt: endsAt.toISOString() }
+    if (givesPlan && line.plan_id && gift.plan_months) {
+      // A gifted plan: Premium for the prepaid term, then it ends (no renewal, nothing to cancel). Its source is the
+      // gift's order line, so a refund of the gift revokes it as any refund does.
+      const endsAt = addMonths(startsAt, gift.plan_months)
+      await grant(trx, { userId, right: { kind: 'premium' }, source, startsAt, endsAt })
+      return { planId: line.plan_id, title: line.title, startsAt: startsAt.toISOString(), endsAt: endsAt.toISOString() }
     }
     const courseId = line.course_id!
     const { created } = await grant(trx, { userId, right: { kind: 'course', courseId }, source, startsAt: now })

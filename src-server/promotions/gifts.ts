@@ -18,6 +18,8 @@ export const GIFT_MESSAGES = {
   notResendable: 'Only a paid gift that has not been claimed can be resent.',
   notClaimable: 'This gift cannot be claimed right now. Please contact support.',
   tooManyResends: 'You have resent gifts several times in the last hour. Please try again later.',
+  paysForPremium:
+    'You already pay for Premium, so this gift would run alongside it. Cancel your renewal (Account → Membership), then claim the gift: it starts when your paid time ends. This link keeps working.',
 } as const
 
 const giftColumns = [

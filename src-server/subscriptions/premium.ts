@@ -66,6 +66,22 @@ export async function premiumLiveUntil(db: DB, userId: string, now = clock.now()
   return new Date(row.latest)
 }
 
+/**
+ * The latest end of the user's Premium grants that still run after `now`, started or not (a gifted term waiting for
+ * another to end counts): where the next gifted term begins. Undefined when none ends later (or none has an end).
+ */
+export async function premiumGrantedUntil(db: DB, userId: string, now = clock.now()): Promise<Date | undefined> {
+  const row = await db
+    .selectFrom('access_grants')
+    .select((eb) => eb.fn.max('ends_at').as('latest'))
+    .where('user_id', '=', userId)
+    .where('kind', '=', 'premium')
+    .where('revoked_at', 'is', null)
+    .where('ends_at', '>', now)
+    .executeTakeFirstOrThrow()
+  return row.latest ? new Date(row.latest) : undefined
+}
+
 export async function isPremium(db: DB, user: { id: string }, now = clock.now()): Promise<boolean> {
   return Boolean(await currentSubscription(db, user.id, now))
 }

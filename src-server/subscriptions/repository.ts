@@ -19,7 +19,7 @@ export const PERIOD_DAYS: Record<BillingCycle, number> = { monthly: 30, annual: 
 export function liveSubscriptionOf(db: DB, userId: string) {
   return db
     .selectFrom('subscriptions')
-    .select(['id', 'plan_id', 'billing_cycle', 'status', 'stripe_subscription_id', 'renews_at'])
+    .select(['id', 'plan_id', 'billing_cycle', 'status', 'stripe_subscription_id', 'renews_at', 'cancel_at_period_end'])
     .where('user_id', '=', userId)
     .where('status', 'in', [...LIVE_STATUSES])
     .where('duplicate_of', 'is', null)

@@ -17,7 +17,9 @@ async function mailedClaimLink(db: Kysely<Database>, to: string): Promise<string
   await expect.poll(async () => (await query.where('kind', '=', 'gift').execute()).length).toBeGreaterThan(0)
   const mail = await query.where('kind', '=', 'gift').orderBy('created_at', 'desc').executeTakeFirstOrThrow()
   expect(mail.subject).toContain('a membership')
-  expect(mail.text_body).toContain('Your membership starts the day you claim it.')
+  expect(mail.text_body).toContain(
+    'Your membership starts the day you claim it (if you already have Premium, the day that ends).',
+  )
   const match = mail.text_body.match(/https?:\/\/[^/]+(\/gifts\/claim\?token=[a-z0-9]+)/)
   expect(match, 'a /gifts/claim link in the mail').not.toBeNull()
   return match![1]!

@@ -13,6 +13,7 @@ import type { PaymentsConfig } from '../../../src-server/payments/config.ts'
 import { GIFT_MESSAGES } from '../../../src-server/promotions/gifts.ts'
 import { isPremium } from '../../../src-server/subscriptions/premium.ts'
 import { GIFT_PLAN_MESSAGES } from '../../../src-shared/schemas/gifts.ts'
+import { buyPlan } from '../../support/creator-courses.ts'
 import { createUser, type TestUser } from '../../support/factories.ts'
 import type { FakeStripe } from '../../support/fake-stripe.ts'
 import { type PaymentsServer, startPaymentsServer } from '../../support/payments-server.ts'
@@ -103,6 +104,47 @@ describe('gifting a plan', () => {
       planId: 'pro',
       planMonths: 3,
     })
+  })
+
+  it('a gifted term never runs alongside Premium the recipient pays for or holds: it follows it', async () => {
+    const recipient = await createUser(db())
+    const claim = async (months: 1 | 3) => {
+      const { recipientEmail } = await giftPlan(months)
+      const { token } = await tokenOf(recipientEmail)
+      const claimIt = async () =>
+        (await (await caller(recipient)).gifts.claim({ token })) as { startsAt: string; endsAt: string }
+      return { token, claim: claimIt }
+    }
+    // A paid plan that renews: the claim is refused (nothing claimed), as the term would be spent beside it.
+    await buyPlan(db(), recipient, 'basic')
+    const first = await claim(1)
+    await expect(first.claim()).rejects.toThrow(GIFT_MESSAGES.paysForPremium)
+    expect(
+      await db().selectFrom('gifts').select('claimed_at').where('claimed_by', '=', recipient.id).execute(),
+    ).toEqual([])
+    // The member cancels the renewal: the term starts when the paid period ends.
+    const paid = await db()
+      .updateTable('subscriptions')
+      .set({ cancel_at_period_end: true })
+      .where('user_id', '=', recipient.id)
+      .returning('renews_at')
+      .executeTakeFirstOrThrow()
+    const firstTerm = await first.claim()
+    // (after the paid grant's own end: the period plus the grace days a late renewal payment would have had)
+    expect(new Date(firstTerm.startsAt).getTime()).toBeGreaterThanOrEqual(paid.renews_at!.getTime())
+    const paidGrantEnd = await db()
+      .selectFrom('access_grants')
+      .select((eb) => eb.fn.max('ends_at').as('end'))
+      .where('user_id', '=', recipient.id)
+      .where('subscription_id', 'is not', null)
+      .executeTakeFirstOrThrow()
+    expect(firstTerm.startsAt).toBe(new Date(paidGrantEnd.end as Date).toISOString())
+    // A second gift follows the first one's end.
+    const secondTerm = await (await claim(3)).claim()
+    expect(secondTerm.startsAt).toBe(firstTerm.endsAt)
+    expect(new Date(secondTerm.endsAt).getTime()).toBeGreaterThan(
+      new Date(firstTerm.endsAt).getTime() + 88 * DAY_S * 1000,
+    )
   })
 
   it('12 months costs the annual price', async () => {
