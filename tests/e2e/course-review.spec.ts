@@ -57,6 +57,8 @@ test('a creator submits, staff ask for a change, the creator fixes it, staff app
   // The creator edits the title again while staff read the page: approving what staff did not see is refused, and
   // the page shows the course as it is now.
   const final = `${fixed} at Home`
+  // (The page has read the course first: an edit before that would simply be what it shows.)
+  await expect(staff.getByRole('heading', { name: fixed, exact: true })).toBeVisible()
   await db.updateTable('courses').set({ title: final }).where('id', '=', course.id).execute()
   await staff.getByRole('button', { name: 'Approve and publish' }).click()
   await expect(staff.getByText(REVIEW_CHANGED_SINCE_OPENED)).toBeVisible()

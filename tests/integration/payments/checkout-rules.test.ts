@@ -233,6 +233,7 @@ describe('the success page', () => {
       trialText: null,
       totalMinor: course.price_minor,
       currency: 'USD',
+      gift: null,
     }
     expect(await caller.payments.confirm({ sessionId })).toEqual(expected)
     expect(await statusOf(started.orderId)).toBe('paid')
