@@ -16,35 +16,40 @@ export function priceInBundleCurrency(course: CoursePriceRow, currency: string):
   return currency === 'GBP' || currency === 'USD' ? prices[currency] : null
 }
 
+type OnSaleCourse = CoursePriceRow & { status: string }
+
 /**
- * A bundle can be bought only while it holds at least two courses and every one of them is still on sale, in the
- * bundle's currency.
+ * The rule a bundle breaks, with the courses that break it, or null while it can be bought: at least two courses,
+ * every one of them still on sale, in the bundle's currency.
  */
-export function bundleOnSale(courses: readonly (CoursePriceRow & { status: string })[], currency: string): boolean {
-  return (
-    courses.length >= BUNDLE_LIMITS.minCourses &&
-    courses.every((course) => course.status === 'published' && priceInBundleCurrency(course, currency) !== null)
-  )
+function brokenSaleRule<Course extends OnSaleCourse>(courses: readonly Course[], currency: string) {
+  if (courses.length < BUNDLE_LIMITS.minCourses) return { rule: 'size' as const, courses: [] as Course[] }
+  const unpublished = courses.filter((course) => course.status !== 'published')
+  if (unpublished.length > 0) return { rule: 'published' as const, courses: unpublished }
+  const elsewhere = courses.filter((course) => priceInBundleCurrency(course, currency) === null)
+  if (elsewhere.length > 0) return { rule: 'currency' as const, courses: elsewhere }
+  return null
+}
+
+export function bundleOnSale(courses: readonly OnSaleCourse[], currency: string): boolean {
+  return brokenSaleRule(courses, currency) === null
 }
 
 /**
- * Why a bundle cannot be bought, in the creator's words (the rule of bundleOnSale), or null while it can. The
- * studio and admin lists show it, since the public page then answers 404 (decision 0042).
+ * Why a bundle cannot be bought, in the creator's words, or null while it can. The studio and admin lists show it,
+ * since the public page then answers 404 (decision 0042).
  */
 export function bundleOffSaleReason(
-  courses: readonly (CoursePriceRow & { status: string; title: string })[],
+  courses: readonly (OnSaleCourse & { title: string })[],
   currency: string,
 ): string | null {
-  if (courses.length < BUNDLE_LIMITS.minCourses) return `a bundle needs at least ${BUNDLE_LIMITS.minCourses} courses`
-  const named = (list: readonly { title: string }[]) =>
-    `${list.map((course) => `“${course.title}”`).join(', ')} ${list.length === 1 ? 'is' : 'are'}`
-  const unpublished = courses.filter((course) => course.status !== 'published')
-  if (unpublished.length > 0) return `${named(unpublished)} not published, and every course must be on sale`
-  const elsewhere = courses.filter((course) => priceInBundleCurrency(course, currency) === null)
-  if (elsewhere.length > 0) {
-    return `${named(elsewhere)} not sold in ${currency}, and every course must be sold in the bundle’s currency`
-  }
-  return null
+  const broken = brokenSaleRule(courses, currency)
+  if (!broken) return null
+  if (broken.rule === 'size') return `a bundle needs at least ${BUNDLE_LIMITS.minCourses} courses`
+  const named = `${broken.courses.map((course) => `“${course.title}”`).join(', ')} ${broken.courses.length === 1 ? 'is' : 'are'}`
+  return broken.rule === 'published'
+    ? `${named} not published, and every course must be on sale`
+    : `${named} not sold in ${currency}, and every course must be sold in the bundle’s currency`
 }
 
 export const BUNDLE_MESSAGES = {

@@ -1,6 +1,7 @@
 // Bundles in the browser (issue 32): a Pro creator makes a bundle of two of their courses in the studio; a buyer
 // finds it on a course page ("Save 30 %"), adds it as one cart line and pays by bank transfer; staff mark it paid and
 // refund one course of it, which gives back that course's stored share only: it closes, the other stays open.
+import { seedBundle } from '../support/bundles.ts'
 import { createCreator } from '../support/creator-courses.ts'
 import { ownedCourse } from '../support/earnings.ts'
 import { createUser } from '../support/factories.ts'
@@ -169,23 +170,13 @@ test('a bundle taken off sale by a course sold only in pounds says so in the stu
   const creator = await createCreator(db, { plan: 'pro' })
   const kept = await ownedCourse(db, creator.id, 2500, `Kept ${stamp}`)
   const moved = await ownedCourse(db, creator.id, 2000, `Moved ${stamp}`)
-  const bundle = await db
-    .insertInto('bundles')
-    .values({
-      slug: `off-${stamp}`,
-      title: `Off ${stamp}`,
-      owner_id: creator.id,
-      currency: 'USD',
-      price_minor: 3999,
-      published: true,
-      created_by: creator.id,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow()
-  await db
-    .insertInto('bundle_courses')
-    .values([kept, moved].map((course, position) => ({ bundle_id: bundle.id, course_id: course.id, position })))
-    .execute()
+  await seedBundle(db, {
+    courseIds: [kept.id, moved.id],
+    priceMinor: 3999,
+    title: `Off ${stamp}`,
+    slug: `off-${stamp}`,
+    ownerId: creator.id,
+  })
   // The creator now sells one course in pounds only (decision 0069): the bundle page answers 404 (decision 0042).
   await db
     .updateTable('courses')

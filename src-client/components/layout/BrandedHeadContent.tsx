@@ -8,7 +8,7 @@ import { SITE_NAME } from '#client/lib/seo.ts'
 /** The meta tags whose words a visitor reads (a tab, a bookmark, a link preview). */
 const WORDED_META = new Set(['description', 'og:site_name', 'og:title', 'og:description', 'twitter:title'])
 
-export function rebrand(tag: RouterManagedTag, brandName: string): RouterManagedTag {
+function rebrand(tag: RouterManagedTag, brandName: string): RouterManagedTag {
   const named = (text: string) => text.replaceAll(SITE_NAME, brandName)
   if (tag.tag === 'title') return { ...tag, children: named(tag.children) }
   const attribute = tag.attrs?.name ?? tag.attrs?.property
