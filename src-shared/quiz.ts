@@ -12,6 +12,10 @@ export const QUIZ_LIMITS = {
   maxWaitHours: 24 * 30,
 } as const
 
+export const QUIZ_MESSAGES = {
+  liveQuizNeedsQuestions: 'Learners take this quiz now: keep at least one question (or remove the lesson).',
+} as const
+
 export const QUIZ_QUESTION_TYPES = ['single', 'multiple', 'true_false', 'short'] as const
 export type QuizQuestionType = (typeof QUIZ_QUESTION_TYPES)[number]
 export const QUIZ_QUESTION_LABELS: Record<QuizQuestionType, string> = {

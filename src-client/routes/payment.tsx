@@ -16,7 +16,7 @@ import {
 } from '../components/checkout/BillingDetailsFields.tsx'
 import { PaymentMethods } from '../components/checkout/PaymentMethods.tsx'
 import { PaypalHostedButton } from '../components/checkout/PaypalHostedButtons.tsx'
-import { TrialNote } from '../components/checkout/TrialNote.tsx'
+import { PayLabel, TrialNote } from '../components/checkout/TrialNote.tsx'
 import { usePaymentChoice } from '../components/checkout/use-payment-choice.ts'
 import { PageIntro } from '../components/layout/PageIntro.tsx'
 import { button } from '../components/ui/button.ts'
@@ -210,11 +210,13 @@ function Checkout() {
           onClick={() => void pay()}
           aria-disabled={busy}
         >
-          {start.isPending
-            ? 'Processing...'
-            : free
-              ? 'Complete Enrolment'
-              : `Pay ${formatMoney(group.totalMinor, group.currency)}`}
+          {start.isPending ? (
+            'Processing...'
+          ) : free ? (
+            'Complete Enrolment'
+          ) : (
+            <PayLabel lines={lines} method={method} total={group} />
+          )}
         </button>
       </section>
       <CartSummary total={group}>

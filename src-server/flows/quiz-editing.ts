@@ -3,8 +3,10 @@
 // (attempts, pass rate, per question the share answering correctly). One transaction after the curriculum lock.
 import type { z } from 'zod'
 import type { QuizQuestion } from '../../db/types.ts'
+import { QUIZ_MESSAGES } from '../../src-shared/quiz.ts'
 import { hasRole, type Role } from '../../src-shared/roles.ts'
 import type { quizRefInput, saveQuizInput } from '../../src-shared/schemas/quiz.ts'
+import { isOnSale } from '../catalog/studio-courses.ts'
 import { findStudioLesson, lockCurriculum } from '../catalog/studio-curriculum.ts'
 import { courseRoleOf } from '../creators/course-team.ts'
 import type { DB } from '../kernel/db.ts'
@@ -70,8 +72,12 @@ export async function quizForEditor(db: DB, user: Editor, ref: QuizRef) {
 export async function saveQuiz(db: DB, user: Editor, input: SaveQuiz) {
   await assertQuizEditor(db, user, input.courseId)
   await db.transaction().execute(async (trx) => {
-    await lockCurriculum(trx, input.courseId)
-    await quizLessonOrThrow(trx, input)
+    const course = await lockCurriculum(trx, input.courseId)
+    const lesson = await quizLessonOrThrow(trx, input)
+    // Learners of a course on sale take its live quizzes: emptying one would skip review's "quizzes" check.
+    if (input.questions.length === 0 && isOnSale(course.status) && !lesson.pending_review) {
+      throw new DomainError('conflict', QUIZ_MESSAGES.liveQuizNeedsQuestions, { field: 'questions' })
+    }
     const { settings } = input
     await writeQuiz(
       trx,

@@ -30,7 +30,8 @@ export async function checkoutByCard(page: Page, beforePay?: (stripe: string) =>
   await page.getByRole('button', { name: 'Proceed to Checkout' }).click()
   await expect(page).toHaveURL(/\/payment/)
   await page.getByRole('radio', { name: /Credit \/ Debit Card/ }).check()
-  await page.getByRole('button', { name: /^Pay / }).click()
+  // A first plan by card starts its free trial: nothing is paid today.
+  await page.getByRole('button', { name: /^(Pay |Start Free Trial$)/ }).click()
   await expect(page.getByRole('heading', { name: 'Fake Stripe Checkout' })).toBeVisible()
   const stripe = new URL(page.url()).origin
   await beforePay?.(stripe)

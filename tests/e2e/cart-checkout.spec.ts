@@ -1,5 +1,6 @@
 // A shopper fills the cart, pays by card through the local fake Stripe, and by bank transfer.
 import { addCartItem } from '../../src-server/cart/repository.ts'
+import { formatMoney } from '../../src-shared/money.ts'
 import { expect, test } from './fixtures.ts'
 
 test.describe('cart and checkout', () => {
@@ -213,10 +214,26 @@ test.describe('cart and checkout', () => {
     await expect(note).toHaveText(
       'Pro Plan starts with a 7-day free trial: its $19.99 is charged when the trial ends, unless you cancel before.',
     )
+    // The button says what is charged today: nothing.
+    await expect(page.getByRole('button', { name: 'Start Free Trial' })).toBeVisible()
     await page.getByRole('radio', { name: /Bank Transfer/ }).check()
     await expect(note).toHaveText(
       'The 7-day free trial needs a card: with a bank transfer, Pro Plan starts when your payment arrives.',
     )
+    await expect(page.getByRole('button', { name: 'Pay $19.99' })).toBeVisible()
+
+    // With a course beside the plan, the card pays the course today and the plan when the trial ends.
+    await addCartItem(db, user.id, { kind: 'course', courseId: 'modern-react-typescript' })
+    const course = await db
+      .selectFrom('courses')
+      .select('price_minor')
+      .where('id', '=', 'modern-react-typescript')
+      .executeTakeFirstOrThrow()
+    await page.reload()
+    await page.getByRole('radio', { name: /Credit \/ Debit Card/ }).check()
+    await expect(
+      page.getByRole('button', { name: `Pay ${formatMoney(course.price_minor, 'USD')} today` }),
+    ).toBeVisible()
   })
 
   test('the Course Preview dialog adds to cart and the card follows', async ({ page, login }) => {

@@ -54,7 +54,7 @@ test('membership: one plan in the cart, trial, first charge, change plan, cancel
   // Card checkout: the fake Stripe's page, then a success page that tells the trial truthfully.
   await page.getByRole('button', { name: 'Proceed to Checkout' }).click()
   await page.getByRole('radio', { name: /Credit \/ Debit Card/ }).check()
-  await page.getByRole('button', { name: /^Pay / }).click()
+  await page.getByRole('button', { name: 'Start Free Trial' }).click()
   await expect(page.getByRole('heading', { name: 'Fake Stripe Checkout' })).toBeVisible()
   const stripe = new URL(page.url()).origin
   await page.getByRole('button', { name: 'Pay' }).click()

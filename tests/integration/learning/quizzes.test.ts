@@ -10,6 +10,7 @@ import { writeCurriculum } from '../../../src-server/catalog/curriculum-editing.
 import { closeExpiredQuizAttempts } from '../../../src-server/flows/quiz-taking.ts'
 import { advanceClock, resetClock } from '../../../src-server/kernel/clock.ts'
 import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
+import { QUIZ_MESSAGES } from '../../../src-shared/quiz.ts'
 import type { SaveQuizInput } from '../../../src-shared/schemas/quiz.ts'
 import { createTestDatabase } from '../../support/db.ts'
 import { callerAs, createUser } from '../../support/factories.ts'
@@ -307,6 +308,34 @@ describe('editing and numbers', () => {
     // A staff viewer reads the catalogue but does not edit quizzes.
     const viewer = await callerAs(db(), await createUser(db(), { role: 'viewer' }))
     await expect(viewer.quizzes.editor(ref)).rejects.toMatchObject({ code: 'NOT_FOUND' })
+  })
+
+  it('keeps a question in a live quiz of a course on sale; a draft course’s quiz may be emptied', async () => {
+    const { ref } = await quizCourse()
+    const staff = await callerAs(db(), await createUser(db(), { role: 'editor' }))
+    await expect(staff.quizzes.save({ ...ref, settings: settings(), questions: [] })).rejects.toMatchObject({
+      code: 'CONFLICT',
+      message: QUIZ_MESSAGES.liveQuizNeedsQuestions,
+    })
+    expect((await staff.quizzes.editor(ref)).questions).toHaveLength(QUESTIONS.length)
+    // One question left is a quiz learners can take.
+    const one = await staff.quizzes.save({ ...ref, settings: settings(), questions: QUESTIONS.slice(0, 1) })
+    expect(one.questions).toHaveLength(1)
+
+    const creator = await createUser(db())
+    const courseId = await studioCourseOf(db(), creator.id)
+    const [lesson] = await lessonsOf(db(), courseId)
+    const draftRef = { courseId, lessonId: lesson?.id ?? '' }
+    const studio = await callerAs(db(), creator)
+    await studio.studio.updateLesson({
+      ...draftRef,
+      title: 'Quick check',
+      isPreview: false,
+      content: { type: 'quiz', bodyMarkdown: 'Three minutes.', duration: '3:00' },
+    })
+    await studio.quizzes.save({ ...draftRef, settings: settings(), questions: QUESTIONS })
+    const emptied = await studio.quizzes.save({ ...draftRef, settings: settings(), questions: [] })
+    expect(emptied.questions).toEqual([])
   })
 
   it('refuses a single-choice question without exactly one correct option', async () => {
