@@ -1,4 +1,4 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
 import { useEffect, useState } from 'react'
 import { whilePending } from '#client/lib/while-pending.ts'
@@ -12,6 +12,7 @@ import { GENERIC_ERROR, refusalMessage } from '../lib/errors.ts'
 import { useTokenFromAddress } from '../lib/native-form.ts'
 import { optionalText, searchParams } from '../lib/search-params.ts'
 import { useSession } from '../lib/session.ts'
+import type { RouterOutputs } from '../lib/types.ts'
 
 const routeSearch = searchParams({ token: optionalText })
 
@@ -19,6 +20,28 @@ const routeSearch = searchParams({ token: optionalText })
 const KEPT_TOKEN = 'gift-claim-token'
 /** No token here: the page was opened without the mailed link, or in another tab than the one the link opened. */
 const NO_LINK = 'Open the link in your gift e-mail to claim the gift: this page cannot see it from here.'
+
+type GiftPreview = RouterOutputs['gifts']['preview']
+
+/** Who sent what, with their message: the e-mail's words again, so the recipient knows what they are claiming. */
+function GiftSummary({ gift }: { gift: GiftPreview }) {
+  const what =
+    gift.kind === 'course'
+      ? `the course “${gift.title}”`
+      : `a membership: ${gift.title}${gift.planMonths ? ` for ${gift.planMonths} ${gift.planMonths === 1 ? 'month' : 'months'}` : ''}`
+  return (
+    <div data-testid="gift-summary" className={css({ display: 'grid', gap: '2' })}>
+      <p>
+        <strong>{gift.from}</strong> sent you {what}.
+      </p>
+      {gift.message ? (
+        <blockquote className={css({ borderLeftWidth: '4px', borderColor: 'line', pl: '3', color: 'fg.muted' })}>
+          {gift.message}
+        </blockquote>
+      ) : null}
+    </div>
+  )
+}
 
 export const Route = createFileRoute('/gifts/claim')({
   validateSearch: routeSearch,
@@ -61,8 +84,15 @@ function ClaimGiftPage() {
     }),
   )
 
+  // What the link gives, read before the claim (a POST: the token stays out of addresses, decision 0129).
+  const preview = useQuery({
+    ...trpc.gifts.preview.queryOptions({ token: token ?? '' }),
+    enabled: Boolean(token) && !claim.isSuccess,
+    retry: false,
+  })
+
   let body: React.ReactNode
-  if (!ready || isLoading) {
+  if (!ready || isLoading || (token && preview.isPending && !claim.isSuccess)) {
     body = <LoadingState label="Loading your gift…" />
   } else if (claim.isSuccess && 'planId' in claim.data) {
     const until = formatDate(claim.data.endsAt)
@@ -92,10 +122,15 @@ function ClaimGiftPage() {
     )
   } else if (!token) {
     body = <FormAlert>{NO_LINK}</FormAlert>
+  } else if (preview.isError) {
+    body = <FormAlert>{refusalMessage(preview.error, GENERIC_ERROR)}</FormAlert>
+  } else if (preview.data?.refusal) {
+    body = <FormAlert>{preview.data.refusal}</FormAlert>
   } else if (!user) {
     body = (
       <>
-        <p>Someone sent you a gift. Sign up or log in to claim it; you will come back here afterwards.</p>
+        {preview.data ? <GiftSummary gift={preview.data} /> : null}
+        <p>Sign up or log in to claim it; you will come back here afterwards.</p>
         <Link to="/signup" search={{ redirect: '/gifts/claim' }} className={button({ size: 'lg' })}>
           Sign up to claim
         </Link>
@@ -111,6 +146,7 @@ function ClaimGiftPage() {
     body = (
       <>
         {claim.isError ? <FormAlert>{refusalMessage(claim.error, GENERIC_ERROR)}</FormAlert> : null}
+        {preview.data ? <GiftSummary gift={preview.data} /> : null}
         <p>
           Claim the gift for your account <strong>{user.email}</strong>.
         </p>

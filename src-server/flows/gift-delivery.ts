@@ -12,6 +12,7 @@ import { enqueueMail } from '../mail/outbox.ts'
 import { lockOrder } from '../orders/lock.ts'
 import { listOrderLines } from '../orders/repository.ts'
 import {
+  findGiftByToken,
   GIFT_MESSAGES,
   type Gift,
   giftOfOrder,
@@ -27,14 +28,20 @@ import { userContact } from '../users/contact.ts'
 import { brandOfOrderLines } from './school-domain.ts'
 import { emitCourseEvent } from './webhook-events.ts'
 
+/** The gift's line and who sent it, as its e-mail and its claim page name them. */
+async function giftWords(db: DB, gift: Gift) {
+  const line = (await listOrderLines(db, gift.order_id)).find((l) => l.id === gift.order_item_id)
+  const buyer = await userContact(db, gift.buyer_id)
+  const from = [buyer?.first_name, buyer?.last_name].filter(Boolean).join(' ') || 'Someone'
+  return { line, from }
+}
+
 /** The e-mail with the claim link; the token is in its text only (the row keeps a hash). */
 export async function mailGift(trx: DB, gift: Gift, token: string): Promise<void> {
-  const [line] = await listOrderLines(trx, gift.order_id)
+  const { line, from } = await giftWords(trx, gift)
   // A gift of a white-label school's course comes under the school's name (decision 0063).
   const brand = line ? await brandOfOrderLines(trx, [line]) : null
   const site = brand?.displayName ?? 'SkillForge'
-  const buyer = await userContact(trx, gift.buyer_id)
-  const from = [buyer?.first_name, buyer?.last_name].filter(Boolean).join(' ') || 'Someone'
   const link = `${gift.link_origin}/gifts/claim?token=${token}`
   const message = gift.message ? `\n\nTheir message:\n${gift.message}\n` : '\n'
   const plan = gift.plan_months !== null
@@ -119,6 +126,34 @@ async function giftedTermStart(trx: DB, userId: string, now: Date): Promise<Date
     (at): at is Date => at instanceof Date,
   )
   return new Date(Math.max(...ends.map((at) => at.getTime())))
+}
+
+/**
+ * What the claim page shows before the claim (to a visitor too: the link is the recipient's): the gift, its sender and
+ * message, and whether it can still be claimed. The same refusal as a claim for a link that names no gift.
+ */
+export async function giftPreview(db: DB, token: string) {
+  const gift = await findGiftByToken(db, token)
+  const order = gift
+    ? await db.selectFrom('orders').select('status').where('id', '=', gift.order_id).executeTakeFirst()
+    : null
+  if (!gift || !order) throw new DomainError('not_found', GIFT_MESSAGES.badLink)
+  const { line, from } = await giftWords(db, gift)
+  if (!line) throw new DomainError('not_found', GIFT_MESSAGES.badLink)
+  // Why a claim would be refused, in the claim's own words; null while it can be claimed.
+  const refusal = gift.claimed_at
+    ? GIFT_MESSAGES.claimed
+    : line.refund_id || order.status === 'refunded'
+      ? GIFT_MESSAGES.refunded
+      : null
+  return {
+    kind: line.course_id ? ('course' as const) : ('membership' as const),
+    title: line.title,
+    planMonths: gift.plan_months,
+    from,
+    message: gift.message,
+    refusal,
+  }
 }
 
 /** The recipient claims the gift with the link's token: the course is theirs, once. */

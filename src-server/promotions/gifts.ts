@@ -146,6 +146,11 @@ export function listDueGifts(db: DB, now = clock.now(), limit = 200) {
     .execute()
 }
 
+/** The gift a claim link names (its claim page's read); undefined for an unknown or replaced link. */
+export function findGiftByToken(db: DB, token: string) {
+  return db.selectFrom('gifts').select(giftColumns).where('token_hash', '=', hashClaimToken(token)).executeTakeFirst()
+}
+
 /** The gift a claim link names, locked for the claim; undefined for an unknown, used or replaced link. */
 export function lockGiftByToken(trx: Transaction<Database>, token: string) {
   return trx

@@ -1,8 +1,8 @@
 // Gifts (issue 32): buy a course for someone, see and resend one's gifts, claim a gift with its link's token.
 import { claimGiftInput, giftCheckoutInput, resendGiftInput } from '../../src-shared/schemas/gifts.ts'
-import { claimGift } from '../flows/gift-delivery.ts'
+import { claimGift, giftPreview } from '../flows/gift-delivery.ts'
 import { listMyGifts, resendGift, startGiftCheckout } from '../flows/gift-purchase.ts'
-import { authedProcedure, router } from '../trpc/init.ts'
+import { authedProcedure, publicProcedure, router } from '../trpc/init.ts'
 
 export const giftsRouter = router({
   checkout: authedProcedure
@@ -12,6 +12,8 @@ export const giftsRouter = router({
   resend: authedProcedure
     .input(resendGiftInput)
     .mutation(({ ctx, input }) => resendGift(ctx.db, ctx.limiter, ctx.user, input.giftId, input.recipientEmail)),
+  /** What the link gives, before claiming it. A query with a token goes as a POST (decision 0129). */
+  preview: publicProcedure.input(claimGiftInput).query(({ ctx, input }) => giftPreview(ctx.db, input.token)),
   /** A mutation (a POST): the token never rides in a URL the server logs. */
   claim: authedProcedure
     .input(claimGiftInput)

@@ -67,6 +67,10 @@ test('a gift is bought, claimed by a new account, and opens', async ({ page, log
   await expect(friend.getByRole('heading', { name: 'Claim your gift' })).toBeVisible()
   // The token left the address bar at once.
   await expect(friend).toHaveURL(/\/gifts\/claim$/)
+  // Before signing up, the page says what the gift is and carries the sender's message.
+  const summary = friend.getByTestId('gift-summary')
+  await expect(summary).toContainText(`sent you the course “${course.title}”.`)
+  await expect(summary).toContainText('Enjoy this one!')
   await friend.getByRole('link', { name: 'Sign up to claim' }).click()
   await friend.getByLabel('First name').fill('Gia')
   await friend.getByLabel('Last name').fill('Giftee')
@@ -94,10 +98,10 @@ test('a gift is bought, claimed by a new account, and opens', async ({ page, log
   await expect(friend).toHaveURL(new RegExp(`/learn/${course.id}`))
   await expect(friend.getByRole('navigation', { name: 'Course curriculum' })).toBeVisible()
 
-  // The same link again: a clear refusal.
+  // The same link again: a clear refusal, and no button to press.
   await friend.goto(claimLink)
-  await friend.getByRole('button', { name: 'Claim gift' }).click()
   await expect(friend.getByRole('alert').filter({ hasText: 'This gift has already been claimed.' })).toBeVisible()
+  await expect(friend.getByRole('button', { name: 'Claim gift' })).toHaveCount(0)
   // Another tab has no link (the token is kept in the tab the mail opened): it says what to do, not "invalid".
   const otherTab = await context.newPage()
   await otherTab.goto('/gifts/claim')

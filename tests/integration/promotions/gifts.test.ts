@@ -82,8 +82,21 @@ describe('buying a gift', () => {
       .executeTakeFirstOrThrow()
     expect(row.token_hash).not.toContain(token)
 
+    // The link's page says what the gift is and who sent it before anyone signs in.
+    const visitor = await shopCaller(db(), null, payments)
+    expect(await visitor.gifts.preview({ token })).toEqual({
+      kind: 'course',
+      title: course.title,
+      planMonths: null,
+      from: 'Test User', // createUser's default name
+      message: 'Happy birthday!',
+      refusal: null,
+    })
+    await expect(visitor.gifts.claim({ token })).rejects.toMatchObject({ code: 'UNAUTHORIZED' })
+
     const recipient = await createUser(db())
     expect(await (await caller(recipient)).gifts.claim({ token })).toEqual({ courseId: course.id, title: course.title })
+    expect(await visitor.gifts.preview({ token })).toMatchObject({ refusal: GIFT_MESSAGES.claimed })
     expect(await owned(recipient)).toContain(course.id)
     // Used again, by the same or another account: refused, and nobody else gets the course.
     await expect((await caller(recipient)).gifts.claim({ token })).rejects.toThrow(GIFT_MESSAGES.claimed)
@@ -125,6 +138,7 @@ describe('buying a gift', () => {
     const someone = await createUser(db())
     const api = await caller(someone)
     await expect(api.gifts.claim({ token: 'a'.repeat(40) })).rejects.toThrow(GIFT_MESSAGES.badLink)
+    await expect(api.gifts.preview({ token: 'a'.repeat(40) })).rejects.toThrow(GIFT_MESSAGES.badLink)
     await expect(api.gifts.claim({ token: 'not a token' })).rejects.toThrow(GIFT_MESSAGES.badLink)
     await expect(api.gifts.claim({ token: `${'a'.repeat(39)}\u0000` })).rejects.toThrow('NUL')
     await expect(api.gifts.claim({ token: 'a'.repeat(10_000) })).rejects.toThrow(GIFT_MESSAGES.badLink)
@@ -275,6 +289,7 @@ describe('resending and refunding', () => {
     await (await caller(admin)).admin.orders.refund({ orderId, reason: 'buyer changed their mind' })
     const recipient = await createUser(db())
     await expect((await caller(recipient)).gifts.claim({ token })).rejects.toThrow(GIFT_MESSAGES.refunded)
+    expect(await (await caller(recipient)).gifts.preview({ token })).toMatchObject({ refusal: GIFT_MESSAGES.refunded })
     expect((await (await caller(buyer)).gifts.mine())[0]).toMatchObject({ state: 'refunded' })
   })
 
