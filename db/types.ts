@@ -883,6 +883,10 @@ export interface AuthTokensTable {
   purpose: 'verify_email' | 'reset_password' | 'confirm_action'
   expires_at: Date
   used_at: Date | null
+  /** verify_email: the password hash and names of the sign-up that asked for this link, applied when it is used. */
+  signup_password_hash: string | null
+  signup_first_name: string | null
+  signup_last_name: string | null
   created_at: CreatedAt
 }
 

@@ -102,6 +102,7 @@ import * as m230300 from './2026_12_23_0300_premium_watch_clock.ts'
 import * as m240000 from './2026_12_24_0000_dispute_holds.ts'
 import * as m250000 from './2026_12_25_0000_payout_fit_and_keys.ts'
 import * as m260000 from './2026_12_26_0000_enrolment_invites.ts'
+import * as m270000 from './2026_12_27_0000_signup_credentials.ts'
 
 export const migrations: Record<string, Migration> = {
   '2026_11_22_0900_catalog': m0900,
@@ -206,4 +207,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_24_0000_dispute_holds': m240000,
   '2026_12_25_0000_payout_fit_and_keys': m250000,
   '2026_12_26_0000_enrolment_invites': m260000,
+  '2026_12_27_0000_signup_credentials': m270000,
 }

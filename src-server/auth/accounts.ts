@@ -9,21 +9,32 @@ import { findUserByEmail } from '../users/email.ts'
 import { alreadyRegisteredMail, passwordResetMail, verificationMail } from './mails.ts'
 import { hashPassword, verifyPassword } from './password.ts'
 import { invalidateUserSessions } from './session.ts'
-import { consumeToken, issueToken } from './tokens.ts'
+import {
+  consumeToken,
+  consumeVerificationToken,
+  deletePendingTokens,
+  issueSignupToken,
+  issueToken,
+  newestSignupCredentials,
+} from './tokens.ts'
 
 /**
  * Creates an unverified account and e-mails its verification link. For an address that already has an
- * account nothing is created: an unverified one gets a fresh link, a verified one a "you already have an
+ * account nothing is created: an unverified one gets a link of its own, a verified one a "you already have an
  * account" note. The caller answers the same in every case.
+ *
+ * The password and names travel on the link and are the account's once it is used (decision 0134): whoever
+ * signed up first with someone else's address does not hold the account its owner then verifies.
  */
 export async function signUp(db: DB, input: SignupInput, publicUrl: string): Promise<void> {
   const passwordHash = await hashPassword(input.password)
+  const signup = { passwordHash, firstName: input.firstName, lastName: input.lastName }
   await db.transaction().execute(async (trx) => {
     const existing = await findUserByEmail(trx, input.email)
     if (existing) {
       if (existing.email_verified) await enqueueMail(trx, alreadyRegisteredMail(existing.email, publicUrl))
       else {
-        const token = await issueToken(trx, existing.id, 'verify_email')
+        const token = await issueSignupToken(trx, existing.id, signup)
         await enqueueMail(trx, verificationMail(existing.email, publicUrl, token))
       }
       return
@@ -38,7 +49,7 @@ export async function signUp(db: DB, input: SignupInput, publicUrl: string): Pro
       })
       .returning(['id', 'email'])
       .executeTakeFirstOrThrow()
-    const token = await issueToken(trx, user.id, 'verify_email')
+    const token = await issueSignupToken(trx, user.id, signup)
     await enqueueMail(trx, verificationMail(user.email, publicUrl, token))
   })
 }
@@ -51,21 +62,36 @@ export async function resendVerification(db: DB, email: string, publicUrl: strin
   await db.transaction().execute(async (trx) => {
     const user = await findUserByEmail(trx, email)
     if (!user || user.email_verified) return
-    const token = await issueToken(trx, user.id, 'verify_email')
+    // The new link carries the newest sign-up's credentials; the earlier links stop working.
+    const signup = await newestSignupCredentials(trx, user.id)
+    await deletePendingTokens(trx, user.id, 'verify_email')
+    const token = signup ? await issueSignupToken(trx, user.id, signup) : await issueToken(trx, user.id, 'verify_email')
     await enqueueMail(trx, verificationMail(user.email, publicUrl, token))
   })
 }
 
-/** Marks the e-mail of the token's user verified. False for an unknown, used or expired token. */
+/**
+ * Marks the e-mail of the token's user verified, with the password and names of the sign-up that asked for this
+ * link; the other sign-ups' links stop working and any session ends. False for an unknown, used or expired token.
+ */
 export async function verifyEmail(db: DB, token: string): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
-    const userId = await consumeToken(trx, token, 'verify_email')
-    if (!userId) return false
+    const used = await consumeVerificationToken(trx, token)
+    if (!used) return false
+    const { userId, signup } = used
     await trx
       .updateTable('users')
-      .set({ email_verified: true, updated_at: clock.now() })
+      .set({
+        email_verified: true,
+        updated_at: clock.now(),
+        ...(signup
+          ? { password_hash: signup.passwordHash, first_name: signup.firstName, last_name: signup.lastName }
+          : {}),
+      })
       .where('id', '=', userId)
       .execute()
+    await deletePendingTokens(trx, userId, 'verify_email')
+    await invalidateUserSessions(trx, userId)
     return true
   })
 }

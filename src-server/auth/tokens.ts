@@ -19,6 +19,16 @@ export function hashToken(token: string): string {
   return encodeHexLowerCase(sha256(new TextEncoder().encode(token)))
 }
 
+/** The user's unused tokens of one purpose stop working. */
+export async function deletePendingTokens(db: DB, userId: string, purpose: TokenPurpose): Promise<void> {
+  await db
+    .deleteFrom('auth_tokens')
+    .where('user_id', '=', userId)
+    .where('purpose', '=', purpose)
+    .where('used_at', 'is', null)
+    .execute()
+}
+
 /** Issues a new token; earlier unused tokens of the same purpose stop working. */
 export async function issueToken(
   db: DB,
@@ -29,12 +39,7 @@ export async function issueToken(
   byteLength = 25,
 ): Promise<string> {
   const token = randomToken(byteLength)
-  await db
-    .deleteFrom('auth_tokens')
-    .where('user_id', '=', userId)
-    .where('purpose', '=', purpose)
-    .where('used_at', 'is', null)
-    .execute()
+  await deletePendingTokens(db, userId, purpose)
   await db
     .insertInto('auth_tokens')
     .values({
@@ -45,6 +50,77 @@ export async function issueToken(
     })
     .execute()
   return token
+}
+
+/** What a sign-up chose, kept on its verification link until the address is proven (decision 0134). */
+export interface SignupCredentials {
+  passwordHash: string
+  firstName: string
+  lastName: string
+}
+
+/**
+ * A verification link for one sign-up, carrying its credentials. Earlier sign-ups' links keep working: each applies
+ * its own sign-up's password, so a stranger's sign-up with the same address cannot replace the owner's.
+ */
+export async function issueSignupToken(db: DB, userId: string, signup: SignupCredentials, now = clock.now()) {
+  const token = randomToken(25)
+  await db
+    .insertInto('auth_tokens')
+    .values({
+      token_hash: hashToken(token),
+      user_id: userId,
+      purpose: 'verify_email',
+      expires_at: new Date(now.getTime() + TOKEN_TTL_MS.verify_email),
+      signup_password_hash: signup.passwordHash,
+      signup_first_name: signup.firstName,
+      signup_last_name: signup.lastName,
+    })
+    .execute()
+  return token
+}
+
+/** The credentials of the user's newest live sign-up link (a resent link carries them on). */
+export async function newestSignupCredentials(db: DB, userId: string, now = clock.now()) {
+  const row = await db
+    .selectFrom('auth_tokens')
+    .select(['signup_password_hash', 'signup_first_name', 'signup_last_name'])
+    .where('user_id', '=', userId)
+    .where('purpose', '=', 'verify_email')
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .where('signup_password_hash', 'is not', null)
+    .orderBy('created_at', 'desc')
+    .limit(1)
+    .executeTakeFirst()
+  return signupOf(row)
+}
+
+function signupOf(
+  row:
+    | { signup_password_hash: string | null; signup_first_name: string | null; signup_last_name: string | null }
+    | undefined,
+): SignupCredentials | null {
+  if (!row?.signup_password_hash) return null
+  return {
+    passwordHash: row.signup_password_hash,
+    firstName: row.signup_first_name ?? '',
+    lastName: row.signup_last_name ?? '',
+  }
+}
+
+/** Uses a verification link: its user and the sign-up it carries (null for links from before decision 0134). */
+export async function consumeVerificationToken(db: DB, token: string, now = clock.now()) {
+  const row = await db
+    .updateTable('auth_tokens')
+    .set({ used_at: now })
+    .where('token_hash', '=', hashToken(token))
+    .where('purpose', '=', 'verify_email')
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .returning(['user_id', 'signup_password_hash', 'signup_first_name', 'signup_last_name'])
+    .executeTakeFirst()
+  return row ? { userId: row.user_id, signup: signupOf(row) } : null
 }
 
 /** Marks the token used and returns its user, or null when it is unknown, used, expired or of another purpose. */

@@ -7,6 +7,7 @@ import { formatDate } from '../../src-shared/dates.ts'
 import { ACCOUNT_DELETION_COOL_OFF_DAYS } from '../../src-shared/retention.ts'
 import { record } from '../audit/repository.ts'
 import { type ActionProof, confirmAction } from '../auth/confirm-action.ts'
+import { invalidateUserSessions } from '../auth/session.ts'
 import type { TwoFactorSettings } from '../auth/two-factor.ts'
 import { creatorBalances } from '../earnings/balances.ts'
 import * as clock from '../kernel/clock.ts'
@@ -116,6 +117,8 @@ export interface DeletionRequest {
   /** False under a school's own domain: the proof is the e-mailed code, not the password (decision 0063). */
   passwordHere?: boolean
   staff?: { id: string; email: string }
+  /** The session the person asked from: it stays, their other sessions end (a device they lost cannot cancel). */
+  currentSessionId?: string
 }
 
 /** Schedules the erasure after the cool-off; other sessions end now. Asking again keeps the first date. */
@@ -129,6 +132,7 @@ export async function requestAccountDeletion(request: DeletionRequest) {
   if (blockers.length > 0) throw new DomainError('precondition', blockers.join(' '))
   return db.transaction().execute(async (trx) => {
     const row = await scheduleDeletion(trx, userId, staff?.id ?? null, clock.now())
+    if (request.currentSessionId) await invalidateUserSessions(trx, userId, request.currentSessionId)
     if (row.created) {
       if (staff) await record(trx, staff, 'privacy.deletion_requested', { type: 'user', id: userId })
       await mailPerson(trx, userId, DELETION_MAIL_KINDS.requested, 'Your SkillForge account will be deleted', [

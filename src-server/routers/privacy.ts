@@ -67,6 +67,7 @@ export const privacyRouter = router({
       proof: input,
       settings: twoFactorSettings(ctx.config),
       passwordHere: passwordsTypedHere(ctx),
+      currentSessionId: ctx.session.id,
     })
   }),
 

@@ -61,16 +61,26 @@ export const securityRouter = router({
     return { ok: true }
   }),
 
-  /** E-mails a single-use code to an account without a password, to confirm adding or removing a passkey. */
+  /** E-mails a single-use code to an account without a password, to confirm a passkey or two-factor change. */
   sendRemovalCode: authedProcedure.mutation(async ({ ctx }) => {
     await paceSecurityTries(ctx, ctx.user.id)
-    await sendConfirmationCode(ctx.db, ctx.user.id, 'add or remove a passkey', passwordsTypedHere(ctx))
+    await sendConfirmationCode(
+      ctx.db,
+      ctx.user.id,
+      'add or remove a passkey, or set up two-factor authentication',
+      passwordsTypedHere(ctx),
+    )
     return { ok: true }
   }),
 
-  /** A new key for the authenticator app (its otpauth:// address for the QR code, and the key to type by hand). */
-  startTotp: authedProcedure.mutation(async ({ ctx }) => {
+  /**
+   * A new key for the authenticator app (its otpauth:// address for the QR code, and the key to type by hand), after a
+   * fresh proof as for adding a passkey: two-factor outlives a password reset, so a stolen session must not be able
+   * to turn on its own and lock the owner out.
+   */
+  startTotp: authedProcedure.input(passkeyOptionsInput).mutation(async ({ ctx, input }) => {
     await paceSecurityTries(ctx, ctx.user.id)
+    await confirmAction(ctx.db, ctx.user.id, input, twoFactorSettings(ctx.config), passwordsTypedHere(ctx))
     return startTotpEnrolment(ctx.db, ctx.user, twoFactorSettings(ctx.config))
   }),
 

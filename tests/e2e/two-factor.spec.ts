@@ -49,6 +49,13 @@ test('a staff member sets up TOTP, logs in with a code, and with a recovery code
   await page.goto('/account/security')
   const section = page.getByRole('region', { name: 'Two-factor authentication' })
   await expect(section.getByText('Off.')).toBeVisible()
+  // A fresh proof first: a session alone cannot turn two-factor on (it outlives a password reset).
+  await section.getByRole('button', { name: 'Set up two-factor authentication' }).click()
+  await expect(section.getByRole('alert')).toHaveText('Enter your password or a code to confirm.')
+  await section.getByLabel('Your password').fill('not-the-password')
+  await section.getByRole('button', { name: 'Set up two-factor authentication' }).click()
+  await expect(section.getByRole('alert')).toContainText(/password/i)
+  await section.getByLabel('Your password').fill(admin.password)
   await section.getByRole('button', { name: 'Set up two-factor authentication' }).click()
   await expect(section.getByRole('img', { name: 'QR code to scan with your authenticator app' })).toBeVisible()
   // Each step replaces the button pressed; focus goes into what replaced it.

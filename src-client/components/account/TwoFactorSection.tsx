@@ -8,7 +8,7 @@ import { errorMessage } from '#client/lib/errors.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
-import { submitWhilePending, whilePending } from '#client/lib/while-pending.ts'
+import { submitWhilePending } from '#client/lib/while-pending.ts'
 import { formatDate } from '#shared/dates.ts'
 import { disableTwoFactorInput, twoFactorCodeInput } from '#shared/schemas/security.ts'
 import { css } from '#styled-system/css'
@@ -16,6 +16,7 @@ import { button } from '../ui/button.ts'
 import { CodeField, FormAlert, PasswordField } from '../ui/form.tsx'
 import { notify } from '../ui/toaster.tsx'
 import { useCopy } from '../ui/use-copy.ts'
+import { emailedCodeToasts, ProofFields, proofFromForm } from './ProofFields.tsx'
 import { SectionCard } from './SectionCard.tsx'
 
 type Overview = RouterOutputs['security']['overview']
@@ -36,11 +37,19 @@ export function TwoFactorSection({ overview }: { overview: Overview }) {
   const disable = useMutation(trpc.security.disableTotp.mutationOptions())
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.security.overview.queryKey() })
 
-  async function begin() {
+  const sendCode = useMutation(trpc.security.sendRemovalCode.mutationOptions(emailedCodeToasts()))
+  const [startError, setStartError] = useState<string | null>(null)
+
+  // A fresh proof first (the password, or an e-mailed code without one): a stolen session cannot turn it on.
+  async function begin(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault()
+    const proof = proofFromForm(new FormData(event.currentTarget))
+    if (!proof.password && !proof.code) return setStartError('Enter your password or a code to confirm.')
+    setStartError(null)
     try {
-      setEnrolment(await start.mutateAsync())
+      setEnrolment(await start.mutateAsync(proof))
     } catch (caught) {
-      notify('error', 'Could not start the set-up', errorMessage(caught))
+      setStartError(errorMessage(caught, 'Could not start the set-up. Please try again.'))
     }
   }
 
@@ -113,11 +122,21 @@ export function TwoFactorSection({ overview }: { overview: Overview }) {
             <FormAlert>Your role needs two-factor authentication before you can use the admin area.</FormAlert>
           ) : null}
           <p>Off. Turn it on so that a stolen password alone cannot open your account.</p>
-          <div>
-            <button type="button" className={wrappingButton} {...whilePending(start.isPending, 'onClick', begin)}>
-              {start.isPending ? 'Starting...' : 'Set up two-factor authentication'}
-            </button>
-          </div>
+          <form
+            {...SCRIPT_ONLY_FORM}
+            onSubmit={begin}
+            noValidate
+            className={stack}
+            aria-label="Set up two-factor authentication"
+          >
+            <FormAlert>{startError}</FormAlert>
+            <ProofFields confirm={overview.confirm} onSendCode={() => sendCode.mutate()} sending={sendCode.isPending} />
+            <div>
+              <button type="submit" className={wrappingButton} {...submitWhilePending(start.isPending)}>
+                {start.isPending ? 'Starting...' : 'Set up two-factor authentication'}
+              </button>
+            </div>
+          </form>
         </div>
       )}
     </SectionCard>

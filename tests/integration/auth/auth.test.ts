@@ -145,6 +145,42 @@ describe('e-mail verification', () => {
     expect(me).toMatchObject({ emailVerified: true })
   })
 
+  // Decision 0134: a stranger who signs up first with someone's address must not hold the account its owner verifies.
+  it('gives the account the password and name of the sign-up whose link is used; the other links die', async () => {
+    const address = 'squatted@example.test'
+    const links = async () =>
+      (
+        await database.db
+          .selectFrom('mail_outbox')
+          .select('text_body')
+          .where('to_address', '=', address)
+          .orderBy('created_at')
+          .execute()
+      ).map((mail) => tokenFrom(mail.text_body, '/verify-email'))
+    const stranger = { ...signup(address, 'strangers-pass-1'), firstName: 'Eve', lastName: 'Stranger' }
+    await visitor('198.51.100.66').auth.signup(stranger)
+    // The owner signs up, then the stranger again: the owner's own link still works, with the owner's password.
+    await visitor().auth.signup(signup(address, 'owners-password-1'))
+    await visitor('198.51.100.66').auth.signup(stranger)
+    const [strangerFirst, owners, strangerSecond] = await links()
+    expect(await visitor().auth.verifyEmail({ token: owners! })).toEqual({ message: AUTH_MESSAGES.emailVerified })
+    expect(await visitor().auth.login({ email: address, password: 'owners-password-1' })).toMatchObject({
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      emailVerified: true,
+    })
+    await expect(
+      visitor('198.51.100.67').auth.login({ email: address, password: 'strangers-pass-1' }),
+    ).rejects.toMatchObject({
+      code: 'UNAUTHORIZED',
+    })
+    for (const token of [strangerFirst!, strangerSecond!]) {
+      await expect(visitor().auth.verifyEmail({ token })).rejects.toMatchObject({
+        message: AUTH_MESSAGES.badVerifyLink,
+      })
+    }
+  })
+
   it('refuses an expired token', async () => {
     const caller = visitor()
     await caller.auth.signup(signup('late@example.test'))

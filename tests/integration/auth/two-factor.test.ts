@@ -51,7 +51,12 @@ describe('enrolment', () => {
   it('confirms with the first code, gives ten recovery codes once, and never returns the key again', async () => {
     const user = await createUser(site.db)
     const { caller } = await callerFor(site.db, user)
-    const { uri, manualKey } = await caller.security.startTotp()
+    // A session alone cannot start it: two-factor outlives a password reset, so it needs a fresh proof.
+    await expect(caller.security.startTotp({})).rejects.toMatchObject({ code: 'BAD_REQUEST' })
+    await expect(caller.security.startTotp({ password: 'not-the-password' })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+    })
+    const { uri, manualKey } = await caller.security.startTotp({ password: user.password })
     expect(uri).toMatch(/^otpauth:\/\/totp\/SkillForge:.+\?.*secret=[A-Z2-7]+/)
     await expect(caller.security.confirmTotp({ code: '000000' })).rejects.toMatchObject({
       message: TWO_FACTOR_MESSAGES.wrongCode,
@@ -67,7 +72,9 @@ describe('enrolment', () => {
     const secret = manualKey.replace(/ /g, '')
     expect(answer).not.toContain(secret)
     for (const code of recoveryCodes) expect(answer).not.toContain(code)
-    await expect(caller.security.startTotp()).rejects.toMatchObject({ message: TWO_FACTOR_MESSAGES.alreadyOn })
+    await expect(caller.security.startTotp({ password: user.password })).rejects.toMatchObject({
+      message: TWO_FACTOR_MESSAGES.alreadyOn,
+    })
     await expect(caller.security.confirmTotp({ code: '123456' })).rejects.toMatchObject({
       message: TWO_FACTOR_MESSAGES.alreadyOn,
     })

@@ -29,7 +29,7 @@ import { ACCOUNT_DELETION_COOL_OFF_DAYS } from '../../../src-shared/retention.ts
 import { createCreator, createCreatorCourse } from '../../support/creator-courses.ts'
 import { createTestDatabase, type TestDatabase } from '../../support/db.ts'
 import { ownedCourse, sell } from '../../support/earnings.ts'
-import { callerAs, createUser } from '../../support/factories.ts'
+import { callerAs, createSessionToken, createUser } from '../../support/factories.ts'
 import { placeOrder } from '../../support/orders.ts'
 import { paidServiceOrder } from '../../support/service-orders.ts'
 
@@ -102,6 +102,21 @@ describe('delete my account', () => {
     await advanceClock(15 * DAY)
     expect((await job()).erased).toBe(0)
     expect(await authenticateWithPassword(db(), person.email, person.password)).not.toBeNull()
+  })
+
+  it('ends the person’s other sessions when they ask, and keeps the one they asked from', async () => {
+    const person = await createUser(db())
+    const lost = await createSessionToken(db(), person.id)
+    const caller = await callerAs(db(), person)
+    const sessionsOf = () => db().selectFrom('sessions').select('id').where('user_id', '=', person.id).execute()
+    expect(await sessionsOf()).toHaveLength(2)
+    await caller.privacy.requestDeletion({ password: person.password })
+    const left = (await sessionsOf()).map((row) => row.id)
+    expect(left).toHaveLength(1)
+    expect(left).not.toContain(lost.session.id)
+    // The session that asked still works: it can cancel (and does, so the next tests' sweeps do not meet it).
+    await caller.privacy.cancelDeletion()
+    expect((await caller.privacy.deletion()).scheduled).toBeNull()
   })
 
   it('reminds the day before, then erases everything but the invoice; a rerun changes nothing', async () => {
