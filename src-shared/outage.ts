@@ -5,3 +5,6 @@ export const OUTAGE = {
   title: 'Service temporarily unavailable',
   message: SERVICE_UNAVAILABLE_MESSAGE,
 } as const
+
+/** What a call that got no answer at all says (the connection dropped, or the server is not there). */
+export const NO_CONNECTION = "Can't reach the server. Check your connection and try again."

@@ -2,7 +2,7 @@
 // is worth trying again; anything else gets the caller's own wording.
 import { notFound } from '@tanstack/react-router'
 import { TRPCClientError } from '@trpc/client'
-import { OUTAGE } from '#shared/outage.ts'
+import { NO_CONNECTION, OUTAGE } from '#shared/outage.ts'
 
 function httpStatus(error: unknown): number | undefined {
   return error instanceof TRPCClientError ? (error.data?.httpStatus as number | undefined) : undefined
@@ -39,6 +39,8 @@ export function notFoundIfMissing(error: unknown): never {
 /** The first field message of a zod error sent by the server, else the error's own message. */
 export function errorMessage(error: unknown, fallback = 'Something went wrong. Please try again.'): string {
   if (isServiceUnavailable(error)) return OUTAGE.message
+  // No answer at all: the browser's own words ("Failed to fetch") mean nothing to a shopper.
+  if (error instanceof TRPCClientError && !error.data) return NO_CONNECTION
   if (error instanceof TRPCClientError) {
     const fieldErrors = error.data?.zodError?.fieldErrors as Record<string, string[] | undefined> | undefined
     const first = fieldErrors && Object.values(fieldErrors).find((messages) => messages?.length)?.[0]

@@ -56,10 +56,12 @@ function TwoFactorPage() {
     <AuthCard title="Two-factor authentication" subtitle="Enter the 6-digit code from your authenticator app.">
       <form method="post" onSubmit={onSubmit} className={css({ display: 'flex', flexDir: 'column', gap: '4' })}>
         <FormAlert>{error}</FormAlert>
+        {/* The page asks for this one thing, right after the password: the code is typed at once. */}
         <CodeField
           label="Authentication code"
           inputMode="text"
           required
+          autoFocus
           hint="Lost your phone? Enter one of your recovery codes instead (each works once)."
         />
         <button type="submit" className={button({ size: 'lg' })} {...submitWhilePending(verify.isPending)}>

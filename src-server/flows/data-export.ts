@@ -41,7 +41,8 @@ const README = `Your SkillForge data
 This archive holds everything SkillForge keeps about your account, as of the date it was made.
 
 profile.json            your account: name, e-mail address, role, when you joined, your sessions (device,
-                        browser, approximate network, last active), sign-in methods and passkeys (not their secrets)
+                        browser, approximate network, last active), sign-in methods, the schools whose
+                        single sign-on signs you in, and passkeys (not their secrets)
 orders.json             your orders with their lines, payments, refunds, refund requests, coupons and the gifts
                         in them
 invoices/*.pdf          every invoice issued to you, exactly as issued
@@ -218,6 +219,13 @@ export async function collectPersonalData(db: DB, userId: string): Promise<Recor
       db.selectFrom('live_attendance').selectAll().where('user_id', '=', userId).execute(),
     ])
 
+  // The schools whose identity provider signs the person in: the school, its issuer and the person's id there.
+  const schoolSignIns = await db
+    .selectFrom('school_sso_links as l')
+    .innerJoin('schools as s', 's.id', 'l.school_id')
+    .select(['s.name as school', 'l.issuer', 'l.subject', 'l.created_at', 'l.last_used_at'])
+    .where('l.user_id', '=', userId)
+    .execute()
   const [refundRequests, giftsBought, passkeys, applications, payouts, teams] = await Promise.all([
     db
       .selectFrom('refund_requests')
@@ -405,7 +413,7 @@ export async function collectPersonalData(db: DB, userId: string): Promise<Recor
 
   const files: Record<string, Uint8Array> = {
     'README.txt': strToU8(README),
-    'profile.json': json({ ...person, sessions, signInMethods: oauth, passkeys }),
+    'profile.json': json({ ...person, sessions, signInMethods: oauth, schoolSignIns, passkeys }),
     'orders.json': json(
       orders.map((order) => ({
         ...order,

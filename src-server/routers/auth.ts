@@ -180,6 +180,7 @@ export const authRouter = router({
   /** The same answer whether or not the address has an account. */
   requestPasswordReset: publicProcedure.input(emailOnlyInput).mutation(async ({ ctx, input }) => {
     await enforceLimit(ctx, RATE_RULES.passwordReset, `reset:${ctx.clientIp}`)
+    await enforceLimit(ctx, RATE_RULES.passwordResetPerEmail, `reset-email:${input.email.toLowerCase()}`)
     // The new password is typed on the platform's host, never under a school's domain.
     await requestPasswordReset(ctx.db, input.email, ctx.config.publicUrl)
     return { message: AUTH_MESSAGES.resetRequested }
@@ -187,7 +188,7 @@ export const authRouter = router({
 
   resetPassword: publicProcedure.input(resetPasswordInput).mutation(async ({ ctx, input }) => {
     refusePasswordsOnSchoolDomain(ctx)
-    await enforceLimit(ctx, RATE_RULES.passwordReset, `reset:${ctx.clientIp}`)
+    await enforceLimit(ctx, RATE_RULES.passwordResetUse, `reset-use:${ctx.clientIp}`)
     const userId = await resetPassword(ctx.db, input.token, input.password)
     if (!userId) throw new TRPCError({ code: 'BAD_REQUEST', message: AUTH_MESSAGES.badResetLink })
     await queuePasswordChangedNotice(ctx.db, userId, ctx.publicUrl)

@@ -35,7 +35,14 @@ export const RATE_RULES = {
    */
   twoFactorPerAddress: { max: 30, windowMs: 15 * 60_000 },
   signup: { max: 10, windowMs: 60 * 60_000 },
+  /** Reset links asked for, per client address, and per address mailed (nobody floods one inbox from many). */
   passwordReset: { max: 5, windowMs: 15 * 60_000 },
+  passwordResetPerEmail: { max: 5, windowMs: 60 * 60_000 },
+  /**
+   * New passwords set with a link, per client address: counted apart from the requests, so a person who asked a few
+   * times can still use the link (the link itself is 200 bits: this bounds the hashing work, not guessing).
+   */
+  passwordResetUse: { max: 10, windowMs: 15 * 60_000 },
   /** 'Resend verification e-mail': per client address, and per address mailed (nobody floods one inbox). */
   verificationResend: { max: 5, windowMs: 15 * 60_000 },
   verificationResendPerEmail: { max: 3, windowMs: 60 * 60_000 },

@@ -133,6 +133,8 @@ test.describe('without JavaScript', () => {
     await page.getByLabel('Password', { exact: true }).fill(user.password)
     await page.getByRole('button', { name: 'Log In' }).click()
     await expect(page).toHaveURL(/\/two-factor\?redirect=%2Fpricing$/)
+    // The one field of the page has the focus: the code is typed at once.
+    await expect(page.getByLabel('Authentication code')).toBeFocused()
     await page.getByLabel('Authentication code').fill('000000')
     await page.getByRole('button', { name: 'Verify' }).click()
     await expect(page.getByText('That code is not right')).toBeVisible()
@@ -175,6 +177,8 @@ test('a customer signs out another of their sessions, then everywhere else', asy
   await phoneRow.getByRole('button', { name: /^Sign out Safari on iPhone/ }).click()
   await expect(page.getByText('Safari on iPhone is signed out.')).toBeVisible()
   await expect(sessions).toHaveCount(1)
+  // Its button went with it: focus is on the list, not lost to the page.
+  await expect(page.getByRole('list', { name: 'Signed-in sessions' })).toBeFocused()
 
   // The phone is signed out: its next page asks it to log in.
   await phonePage.goto('/account')

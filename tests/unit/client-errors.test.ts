@@ -10,7 +10,7 @@ import {
   retryDelay,
   shouldRetryQuery,
 } from '../../src-client/lib/errors.ts'
-import { OUTAGE } from '../../src-shared/outage.ts'
+import { NO_CONNECTION, OUTAGE } from '../../src-shared/outage.ts'
 
 function trpcError(code: string, httpStatus: number, message: string, zodError: unknown = null) {
   return TRPCClientError.from({ error: { message, code: -32603, data: { code, httpStatus, path: 'x.y', zodError } } })
@@ -40,6 +40,11 @@ describe('reading errors', () => {
       fieldErrors: { email: ['Please enter a valid email'] },
     })
     expect(errorMessage(invalid)).toBe('Please enter a valid email')
+  })
+
+  it('says the server could not be reached when no answer came, not the browser’s “Failed to fetch”', () => {
+    expect(errorMessage(network)).toBe(NO_CONNECTION)
+    expect(errorMessage(network, 'Could not save')).toBe(NO_CONNECTION)
   })
 })
 

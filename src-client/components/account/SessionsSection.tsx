@@ -48,11 +48,18 @@ export function SessionsSection({ sessions }: { sessions: Session[] }) {
     <SectionCard
       title="Where you're signed in"
       description="Places are approximate: only the network a device signed in from is kept, never its address."
+      // A session signed out takes its button with it: focus goes to the list, which is read out again.
+      phase={String(sessions.length)}
     >
       {sessions.length === 0 ? (
         <EmptyState title="No signed-in sessions" />
       ) : (
-        <ul className={css({ display: 'flex', flexDir: 'column', gap: '3' })} aria-label="Signed-in sessions">
+        <ul
+          className={css({ display: 'flex', flexDir: 'column', gap: '3' })}
+          aria-label="Signed-in sessions"
+          tabIndex={-1}
+          data-refocus
+        >
           {sessions.map((session) => (
             <li key={session.id} data-testid="session-row" className={securityRow}>
               <div className={css({ minW: '0' })}>

@@ -6,7 +6,7 @@ import { defaultAppConfig } from '../../../src-server/kernel/config.ts'
 import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
 import { latestMailTo } from '../../../src-server/mail/outbox.ts'
 import { createCaller } from '../../../src-server/routers/_app.ts'
-import { createMemoryLimiter } from '../../../src-server/security/rate-limit.ts'
+import { createMemoryLimiter, RATE_RULES } from '../../../src-server/security/rate-limit.ts'
 import { createContextInner } from '../../../src-server/trpc/context.ts'
 import { AUTH_MESSAGES } from '../../../src-shared/auth.ts'
 import { createTestDatabase } from '../../support/db.ts'
@@ -330,6 +330,28 @@ describe('password reset', () => {
     })
     expect(await visitor().auth.login({ email: user.email, password: 'brand-new-pass-2' })).toMatchObject({
       id: user.id,
+    })
+  })
+
+  it('limits requests per client and per inbox, and never blocks the link a client asked for', async () => {
+    const user = await createUser(database.db)
+    const limiter = createMemoryLimiter()
+    const from = (clientIp: string) =>
+      createCaller(createContextInner({ db: database.db, user: null, session: null, config, limiter, clientIp }))
+    for (let i = 0; i < RATE_RULES.passwordReset.max; i++) {
+      await from('203.0.113.50').auth.requestPasswordReset({ email: user.email })
+    }
+    await expect(from('203.0.113.50').auth.requestPasswordReset({ email: user.email })).rejects.toMatchObject({
+      code: 'TOO_MANY_REQUESTS',
+    })
+    // Another client cannot flood the same inbox either (5 an hour per address, from anywhere).
+    await expect(from('203.0.113.51').auth.requestPasswordReset({ email: user.email })).rejects.toMatchObject({
+      code: 'TOO_MANY_REQUESTS',
+    })
+    // The client that asked five times can still use its latest link.
+    const token = tokenFrom((await latestMailTo(database.db, user.email))!.text_body, '/reset-password')
+    expect(await from('203.0.113.50').auth.resetPassword({ token, password: 'brand-new-pass-9' })).toEqual({
+      message: AUTH_MESSAGES.resetDone,
     })
   })
 

@@ -199,7 +199,7 @@ describe('download my data', () => {
     expect(files['README.txt'] && strFromU8(files['README.txt'])).toContain('messages.json')
   })
 
-  it('holds what the person wrote or set up elsewhere: refund requests, gifts, passkeys, applications, payouts', async () => {
+  it('holds what the person wrote or set up elsewhere: refund requests, gifts, passkeys, school sign-ins, applications, payouts', async () => {
     const seller = await createUser(site.db)
     const sale = await sell(site.db, [await ownedCourse(site.db, seller.id, 1900, 'Gifted Course')])
     const buyer = sale.buyer
@@ -237,6 +237,16 @@ describe('download my data', () => {
       .insertInto('creator_applications')
       .values({ user_id: buyer.id, headline: 'Woodwork for beginners', proposal: 'My proposal to teach woodwork' })
       .execute()
+    // A school's single sign-on that signs the person in.
+    const school = await site.db
+      .insertInto('schools')
+      .values({ owner_id: seller.id, name: 'Acme Learning', slug: `acme-${buyer.id.slice(0, 8)}` })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    await site.db
+      .insertInto('school_sso_links')
+      .values({ school_id: school.id, issuer: 'https://idp.acme.test', subject: 'acme-user-7', user_id: buyer.id })
+      .execute()
     await site.db
       .insertInto('creator_payouts')
       .values({
@@ -260,6 +270,10 @@ describe('download my data', () => {
     }
     const creator = JSON.parse(strFromU8(files['creator.json'] as Uint8Array))
     expect(creator.payouts).toEqual([expect.objectContaining({ month: '2026-11', amount_minor: 4321 })])
+    const profile = JSON.parse(strFromU8(files['profile.json'] as Uint8Array))
+    expect(profile.schoolSignIns).toEqual([
+      expect.objectContaining({ school: 'Acme Learning', issuer: 'https://idp.acme.test', subject: 'acme-user-7' }),
+    ])
     // Secrets and keys stay out.
     expect(all).not.toContain('not-exported-token-hash')
     expect(all).not.toContain('cred-not-exported')
