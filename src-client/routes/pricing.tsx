@@ -38,7 +38,7 @@ function savingText(plans: Plans, template: string): string {
   return percent > 0 ? template.replace('{n}', String(percent)) : ''
 }
 
-const faqs = (plans: Plans) => [
+const faqs = (plans: Plans, methods: { card: boolean; paypal: boolean }) => [
   {
     question: 'Is there a free trial?',
     answer:
@@ -55,8 +55,15 @@ const faqs = (plans: Plans) => [
   },
   {
     question: 'What payment methods do you accept?',
-    answer:
-      'We accept all major credit and debit cards through our secure card payment provider, PayPal and bank transfer.',
+    // Only the ways this store is set up to take (plans.list's paymentMethods).
+    answer: `We accept ${[
+      methods.card ? 'all major credit and debit cards through our secure card payment provider' : null,
+      methods.paypal ? 'PayPal' : null,
+      'bank transfer',
+    ]
+      .filter(Boolean)
+      .join(', ')
+      .replace(/, ([^,]*)$/, ' and $1')}.`,
   },
   {
     question: 'Do you take a share of my course sales?',
@@ -176,7 +183,7 @@ function PricingPage() {
         <h2 className={css({ fontSize: '2xl', fontWeight: 'bold', mb: '6', textAlign: 'center' })}>
           Frequently Asked Questions
         </h2>
-        <Faq items={faqs(plans.plans)} />
+        <Faq items={faqs(plans.plans, plans.paymentMethods)} />
       </Section>
       {/* What the band offers follows the visitor: a trial to sign up for, a plan to choose, or the plan they hold. */}
       <ClosingBand

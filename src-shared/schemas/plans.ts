@@ -17,6 +17,8 @@ export const plansOutput = z.object({
       badge: z.string().nullable(),
     }),
   ),
+  /** The ways to pay this store takes (bank transfer always): what the page may promise. */
+  paymentMethods: z.object({ card: z.boolean(), paypal: z.boolean() }),
   comparison: z.array(
     z.object({
       name: z.string(),

@@ -6,6 +6,8 @@ import { buildInstructorsSitemap, buildSitemapIndex } from '../../../src-server/
 import { defaultAppConfig } from '../../../src-server/kernel/config.ts'
 import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
 import { latestMailTo } from '../../../src-server/mail/outbox.ts'
+import { defaultPayments, type PaymentsConfig } from '../../../src-server/payments/config.ts'
+import type { StripeApi } from '../../../src-server/payments/stripe.ts'
 import { createCaller } from '../../../src-server/routers/_app.ts'
 import { createServer, type Server } from '../../../src-server/server.ts'
 import { createContextInner } from '../../../src-server/trpc/context.ts'
@@ -129,6 +131,25 @@ describe('plans router', () => {
       professional: '25 courses',
       enterprise: 'Unlimited',
     })
+  })
+
+  it('promises only the ways to pay the store is set up for', async () => {
+    const withConfig = (payments: PaymentsConfig) =>
+      createCaller(
+        createContextInner({ db: database.db, user: null, session: null, config: { ...defaultAppConfig, payments } }),
+      ).plans.list()
+    const checkoutLine = (list: Awaited<ReturnType<typeof withConfig>>) =>
+      list.plans[0]?.features.find((feature) => feature.startsWith('Secure checkout'))
+    const none: PaymentsConfig = { ...defaultPayments, stripe: null, paypalMeUrl: null }
+    const bare = await withConfig(none)
+    expect(bare.paymentMethods).toEqual({ card: false, paypal: false })
+    expect(checkoutLine(bare)).toBe('Secure checkout by bank transfer')
+    const paypal = await withConfig({ ...none, paypalMeUrl: 'https://paypal.me/shop' })
+    expect(checkoutLine(paypal)).toBe('Secure checkout with PayPal')
+    // Any Stripe client counts as cards on (this read never calls it).
+    const both = await withConfig({ ...none, paypalMeUrl: 'https://paypal.me/shop', stripe: {} as StripeApi })
+    expect(both.paymentMethods).toEqual({ card: true, paypal: true })
+    expect(checkoutLine(both)).toBe('Secure checkout with card and PayPal')
   })
 })
 
