@@ -1,5 +1,6 @@
 // Service orders as every screen names them: one label per status (the buyer's account, the admin queue and the
-// e-mails all read this map), the queue's filters and the limits of their files.
+// e-mails all read this map), the queue's filters, who may be given one to work and the limits of their files.
+import { hasRole, type Role } from './roles.ts'
 
 export const SERVICE_ORDER_STATUSES = [
   'brief_needed',
@@ -24,6 +25,16 @@ export const SERVICE_ORDER_STATUS_LABELS: Record<ServiceOrderStatus, string> = {
 
 /** Statuses in which the order waits on staff, so the due date can pass. */
 export const SERVICE_ORDER_OPEN_STATUSES = ['submitted', 'in_progress', 'revision_requested'] as const
+
+/**
+ * Who may be given a service order: editors and up (a viewer cannot work one). The server's assign refuses anyone
+ * else; the order page's selector and the work queue's assignee filter list the team members it keeps.
+ */
+export const canBeAssigned = (role: Role) => hasRole(role, 'editor')
+
+export function assignableMembers<T extends { role: Role }>(team: readonly T[] | undefined): T[] {
+  return (team ?? []).filter((member) => canBeAssigned(member.role))
+}
 
 /** Files with a brief, a message or a delivery: PDF, images and office documents, judged by their bytes. */
 export const SERVICE_FILE_MAX_BYTES = 10 * 1024 * 1024

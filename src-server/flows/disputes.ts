@@ -2,8 +2,8 @@
 // 'dispute'), marks it Disputed and alerts staff; charge.dispute.closed gives the access back when the dispute is
 // won (only what the dispute took: lines refunded before stay refunded). A lost dispute leaves the order Disputed
 // and its access revoked, and records the money the bank took back as a refund of method 'dispute' with its credit
-// note (the whole remainder ends a plan's subscription too), and Stripe's chargeback fee is charged to the creators of
-// the lines it gave back. Each dispute is remembered, so a 'closed' that
+// note (the whole remainder ends a plan's subscription too and cancels the service orders it paid for: decision 0132),
+// and Stripe's chargeback fee is charged to the creators of the lines it gave back. Each dispute is remembered, so a 'closed' that
 // overtakes its 'created' is not undone. While a dispute is open the creators' shares of the order are held back from
 // payouts (decision 0125); its close ends the hold, after a loss has taken back what it took.
 
@@ -20,6 +20,7 @@ import { paidOfLine } from '../orders/paid-line.ts'
 import { applyRefund, lockOrderOfPaymentIntent, stripeSubscriptionsEndedBy } from '../orders/refunds.ts'
 import { listOrderLines } from '../orders/repository.ts'
 import { moveOrder } from '../orders/transitions.ts'
+import type { MailLinks } from '../service-orders/mails.ts'
 import { settleSubscription } from '../subscriptions/state.ts'
 import { adminEmails } from '../team/members.ts'
 import { refundEffects } from './refunds.ts'
@@ -58,6 +59,7 @@ export async function openDispute(trx: Transaction<Database>, dispute: DisputeEv
 export async function closeDispute(
   trx: Transaction<Database>,
   dispute: DisputeEvent,
+  links: MailLinks,
 ): Promise<{ outcome: DisputeOutcome; endedStripeSubscriptions: string[] }> {
   const none: string[] = []
   const order = await lockOrderOfPaymentIntent(trx, dispute.paymentIntentId)
@@ -75,7 +77,7 @@ export async function closeDispute(
     const current = (await lockOrder(trx, order.id))!
     await moveOrder(trx, order.id, current.refunded_minor > 0 ? 'winDisputeAfterRefund' : 'winDispute')
   }
-  const ended = dispute.status === 'lost' ? await recordLoss(trx, order, dispute) : none
+  const ended = dispute.status === 'lost' ? await recordLoss(trx, order, dispute, links) : none
   // After the loss's reversal: a share it took back stays taken; the others are the creators' again.
   await endDisputeHold(trx, dispute.disputeId)
   return { outcome: 'applied', endedStripeSubscriptions: ended }
@@ -85,7 +87,7 @@ export async function closeDispute(
  * A lost dispute: the access stays withheld (withheld now if its 'created' never came) and the money the bank took
  * back is recorded, capped at what is left of the payment. Returns the Stripe subscriptions it ended.
  */
-async function recordLoss(trx: Transaction<Database>, order: LockedOrder, dispute: DisputeEvent) {
+async function recordLoss(trx: Transaction<Database>, order: LockedOrder, dispute: DisputeEvent, links: MailLinks) {
   if (await moveOrder(trx, order.id, 'dispute')) {
     for (const selector of await grantsOfOrder(trx, order.id)) await revoke(trx, selector, 'dispute')
   }
@@ -106,9 +108,9 @@ async function recordLoss(trx: Transaction<Database>, order: LockedOrder, disput
       reference: dispute.disputeId,
       stripeRefundId: null,
       reason: `Dispute lost (${dispute.reason ?? 'no reason given'})`,
-      actorId: null,
+      actor: null,
     },
-    refundEffects,
+    refundEffects(links),
   )
   // The chargeback fee over the lines given back, by net: each creator line's part is its creators' (decision 0047).
   if (whole && dispute.feeMinor && dispute.feeMinor > 0) {

@@ -22,7 +22,7 @@ export function cancelMoney(
 ): Pick<CancelOptions, 'refundLines' | 'refundMonth' | 'endSubscription'> {
   const gateway = stripeRefundGateway(stripe)
   return {
-    refundLines: (trx, request) => refundOrder(trx, request, gateway),
+    refundLines: (trx, { links, ...request }) => refundOrder(trx, request, gateway, links),
     refundMonth: stripeMonthRefund(stripe),
     endSubscription: stripe
       ? async (id) => {

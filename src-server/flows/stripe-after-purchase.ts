@@ -42,7 +42,11 @@ export async function sessionExpired(
  * the order it paid, or else the subscription invoice (a renewal) it paid: the member is mailed, and the whole of the
  * current period's renewal given back ends the plan as a refunded plan order does (cancelled at Stripe after commit).
  */
-export async function chargeRefunded(trx: Transaction<Database>, event: EventOf<'charge'>): Promise<Applied> {
+export async function chargeRefunded(
+  trx: Transaction<Database>,
+  event: EventOf<'charge'>,
+  context: EventContext,
+): Promise<Applied> {
   const charge = event.object
   const paymentIntentId = idOf(charge.payment_intent)
   const refunds = (charge.refunds?.data ?? []).map((refund) => ({
@@ -52,7 +56,8 @@ export async function chargeRefunded(trx: Transaction<Database>, event: EventOf<
   }))
   // Oldest first, so the last one (if it completes the refund) takes the remaining lines.
   refunds.reverse()
-  const ours = paymentIntentId ? await reconcileStripeRefunds(trx, { paymentIntentId, refunds }, refundEffects) : null
+  const effects = refundEffects({ publicUrl: context.publicUrl })
+  const ours = paymentIntentId ? await reconcileStripeRefunds(trx, { paymentIntentId, refunds }, effects) : null
   if (ours) return afterCommit(ours.endedStripeSubscriptions)
   // No order's payment: a subscription's later invoice (a renewal) may have been paid by it.
   const renewal = await reconcileSubscriptionInvoiceRefunds(
@@ -107,10 +112,14 @@ export async function disputeCreated(trx: Transaction<Database>, event: EventOf<
 }
 
 /** charge.dispute.closed: won gives the access back; lost records the money taken back and keeps it withheld. */
-export async function disputeClosed(trx: Transaction<Database>, event: EventOf<'dispute'>): Promise<Applied> {
+export async function disputeClosed(
+  trx: Transaction<Database>,
+  event: EventOf<'dispute'>,
+  context: EventContext,
+): Promise<Applied> {
   const dispute = disputeOf(event.object)
   if (typeof dispute === 'string') return ignored(dispute)
-  let closed = await closeDispute(trx, dispute)
+  let closed = await closeDispute(trx, dispute, { publicUrl: context.publicUrl })
   if (closed.outcome === 'not_ours') closed = await closeRenewalDispute(trx, dispute)
   return closed.outcome === 'not_ours' ? ignored('not_ours') : afterCommit(closed.endedStripeSubscriptions)
 }

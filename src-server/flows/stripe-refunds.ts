@@ -10,6 +10,7 @@ import { DomainError } from '../kernel/errors.ts'
 import { type RefundGateway, refundLinesMetadata } from '../orders/refunds.ts'
 import { givenBackSoFar, lockRenewalOfInvoice, recordRenewalRefund } from '../orders/subscription-refunds.ts'
 import { type StripeApi, stripeRefused } from '../payments/stripe.ts'
+import type { MailLinks } from '../service-orders/mails.ts'
 import { refundOrder } from './refunds.ts'
 
 const upstream = (error: unknown): never => {
@@ -45,8 +46,9 @@ export function refundByStaff(
   stripe: StripeApi | null,
   input: { orderId: string; lineIds?: string[]; reference?: string; reason?: string },
   actor: audit.Actor,
+  links?: MailLinks,
 ) {
-  return refundOrder(db, { ...input, actor }, stripeRefundGateway(stripe))
+  return refundOrder(db, { ...input, actor }, stripeRefundGateway(stripe), links)
 }
 
 /**

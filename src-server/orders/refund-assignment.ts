@@ -54,7 +54,13 @@ export async function assignRefundLines(
         )
         .execute()
       await revoke(trx, { orderItemIds: chosen.map((line) => line.id) }, 'refund', now)
-      await settleGivenBackLines(trx, { id: order.id, refundId: refund.id, cause: 'refund' }, chosen, now, effects)
+      await settleGivenBackLines(
+        trx,
+        { id: order.id, refundId: refund.id, cause: 'refund', actor },
+        chosen,
+        now,
+        effects,
+      )
     }
     await trx.updateTable('refunds').set({ needs_line_assignment: false }).where('id', '=', refund.id).execute()
     await audit.record(trx, actor, 'order.refund_lines_assigned', {

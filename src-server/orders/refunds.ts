@@ -75,10 +75,6 @@ export interface RefundGateway {
   paymentIntentOfSession(stripeSessionId: string): Promise<string | null>
 }
 
-/**
- * What a refund does beyond orders/, handed in by the flow (flows/refunds.ts): a refunded plan's subscriptions end
- * (subscriptions/ owns them), in the refund's transaction.
- */
 /** What other owners do when order lines are given back, in the same transaction (flows/refunds.ts wires them). */
 export interface RefundEffects {
   endPlansOfOrder(trx: DB, orderId: string, at: Date): Promise<void>
@@ -94,17 +90,40 @@ export interface RefundEffects {
     cause: 'refund' | 'dispute',
     source: string,
   ): Promise<number>
+  /**
+   * The service orders the lines bought stop (service-orders/ owns them): one still open is cancelled, with its
+   * history, the staff member's audit record (none for Stripe's events) and the buyer's e-mail; nothing is refunded
+   * again. Decision 0132.
+   */
+  cancelServiceOrdersOfLines(
+    trx: DB,
+    orderItemIds: readonly string[],
+    actor: audit.Actor | null,
+    at: Date,
+  ): Promise<void>
 }
 
-/** Lines given back: the order's plans end when they hold one, and creators give back their shares. */
+/**
+ * Lines given back: the order's plans end when they hold one, the service orders they bought are cancelled, and
+ * creators give back their shares. `actor`: the staff member who refunded (null: Stripe, a lost dispute).
+ */
 export async function settleGivenBackLines(
   trx: DB,
-  order: { id: string; refundId: string; cause: 'refund' | 'dispute' },
+  order: { id: string; refundId: string; cause: 'refund' | 'dispute'; actor: audit.Actor | null },
   lines: readonly OrderLine[],
   at: Date,
   effects: RefundEffects,
 ): Promise<void> {
   if (lines.some((line) => line.kind === 'plan')) await effects.endPlansOfOrder(trx, order.id, at)
+  const services = lines.filter((line) => line.kind === 'service_package')
+  if (services.length) {
+    await effects.cancelServiceOrdersOfLines(
+      trx,
+      services.map((line) => line.id),
+      order.actor,
+      at,
+    )
+  }
   await effects.reverseCreatorShares(
     trx,
     lines.map((line) => line.id),
@@ -199,7 +218,7 @@ export async function refundOrder(
         reference: stripeRefundId ?? request.reference ?? null,
         stripeRefundId,
         reason: request.reason ?? null,
-        actorId: request.actor.id,
+        actor: request.actor,
       },
       effects,
     )
@@ -231,17 +250,47 @@ async function withPaymentIntent(trx: DB, order: LockedOrder, gateway: RefundGat
   return { ...order, stripe_payment_intent_id: found }
 }
 
-/** The Stripe subscriptions still running that refunding `lines` ends (those their plan line started). */
+/**
+ * The Stripe subscriptions still running that refunding `lines` ends: those their plan line started, and those that
+ * bill a monthly service one of them bought while its service order is open (its refund cancels the order: decision
+ * 0132). A subscription that bills a plan too stays the membership's (decision 0104): only its plan line ends it.
+ */
 export async function stripeSubscriptionsEndedBy(trx: DB, orderId: string, lines: readonly OrderLine[]) {
-  if (!lines.some((line) => line.kind === 'plan')) return []
-  const rows = await trx
-    .selectFrom('subscriptions')
-    .select('stripe_subscription_id')
-    .where('order_id', '=', orderId)
-    .where('ended_at', 'is', null)
-    .where('stripe_subscription_id', 'is not', null)
-    .execute()
-  return rows.map((row) => row.stripe_subscription_id!)
+  const packages = lines.flatMap((line) =>
+    line.kind === 'service_package' && line.service_package_id ? [line.service_package_id] : [],
+  )
+  const [plans, services] = await Promise.all([
+    lines.some((line) => line.kind === 'plan')
+      ? trx
+          .selectFrom('subscriptions')
+          .select('stripe_subscription_id')
+          .where('order_id', '=', orderId)
+          .where('ended_at', 'is', null)
+          .where('stripe_subscription_id', 'is not', null)
+          .execute()
+      : [],
+    packages.length
+      ? trx
+          .selectFrom('service_orders as so')
+          .select('so.stripe_subscription_id')
+          .where('so.order_id', '=', orderId)
+          .where('so.service_package_id', 'in', packages)
+          .where('so.recurring', '=', true)
+          .where('so.stripe_subscription_id', 'is not', null)
+          .where('so.status', 'not in', ['completed', 'cancelled'])
+          .where(({ exists, selectFrom, not }) =>
+            not(
+              exists(
+                selectFrom('subscriptions as s')
+                  .select('s.id')
+                  .whereRef('s.stripe_subscription_id', '=', 'so.stripe_subscription_id'),
+              ),
+            ),
+          )
+          .execute()
+      : [],
+  ])
+  return [...new Set([...plans, ...services].map((row) => row.stripe_subscription_id!))]
 }
 
 /**
@@ -270,7 +319,8 @@ interface AppliedRefund {
   reference: string | null
   stripeRefundId: string | null
   reason: string | null
-  actorId: string | null
+  /** The staff member who refunded; null for Stripe's events (a dashboard refund, a lost dispute). */
+  actor: audit.Actor | null
   /** A partial dashboard refund that named no lines: staff say which lines it gave back (decision 0026). */
   needsLineAssignment?: boolean
 }
@@ -298,7 +348,7 @@ export async function applyRefund(
       reference: refund.reference,
       stripe_refund_id: refund.stripeRefundId,
       reason: refund.reason,
-      created_by: refund.actorId,
+      created_by: refund.actor?.id ?? null,
       needs_line_assignment: refund.needsLineAssignment ?? false,
     })
     .returning('id')
@@ -313,7 +363,13 @@ export async function applyRefund(
       .execute()
     await revoke(trx, { orderItemIds: lineIds }, 'refund', now)
     const cause = refund.method === 'dispute' ? 'dispute' : 'refund'
-    await settleGivenBackLines(trx, { id: order.id, refundId: row.id, cause }, refund.lines, now, effects)
+    await settleGivenBackLines(
+      trx,
+      { id: order.id, refundId: row.id, cause, actor: refund.actor },
+      refund.lines,
+      now,
+      effects,
+    )
   }
   const refunded = order.refunded_minor + refund.amount
   const full = refunded >= order.captured_minor
@@ -334,7 +390,7 @@ export async function applyRefund(
     const givenBackNow = all.filter((line) => line.refund_id === null)
     await settleGivenBackLines(
       trx,
-      { id: order.id, refundId: row.id, cause: dispute ? 'dispute' : 'refund' },
+      { id: order.id, refundId: row.id, cause: dispute ? 'dispute' : 'refund', actor: refund.actor },
       givenBackNow,
       now,
       effects,
@@ -347,7 +403,9 @@ export async function applyRefund(
       .execute()
   }
   if (!dispute) {
-    await moveOrder(trx, order.id, wholeOrder ? 'refundFully' : 'refundPartly', { status_changed_by: refund.actorId })
+    await moveOrder(trx, order.id, wholeOrder ? 'refundFully' : 'refundPartly', {
+      status_changed_by: refund.actor?.id ?? null,
+    })
   }
   const creditNoteNumber = await issueCreditNote(trx, {
     id: row.id,
@@ -445,7 +503,7 @@ export async function reconcileStripeRefunds(
         reason: ownLines
           ? 'Refunded here; confirmed by Stripe after its answer was lost'
           : 'Refunded in the Stripe dashboard',
-        actorId: null,
+        actor: null,
         needsLineAssignment: lines.length === 0 && open.some((line) => !line.free_trial),
       },
       effects,

@@ -1,4 +1,6 @@
-// Orders and revenue of the last 30 days, per day (UTC) and per currency, counted in the database.
+// Orders and revenue of the last 30 days, per day (UTC) and per currency, counted in the database. Revenue is what
+// the orders took less what has been given back of it since (captured minus refunded: refunds, lost disputes), on the
+// day each order was paid, over every order that took money, refunded or not (decision 0133).
 
 import { sql } from 'kysely'
 import * as clock from '../kernel/clock.ts'
@@ -25,10 +27,11 @@ export async function salesLastDays(db: DB, now = clock.now()) {
         sql<string>`to_char(paid_at at time zone 'UTC', 'YYYY-MM-DD')`.as('day'),
         'currency',
         sql<string>`count(*)`.as('orders'),
-        sql<string>`coalesce(sum(total_minor), 0)`.as('revenue'),
+        sql<string>`coalesce(sum(captured_minor - refunded_minor), 0)`.as('revenue'),
       ])
-      .where('status', '=', 'paid')
+      // Took money: a paid order whatever became of it since (partly or wholly refunded, disputed).
       .where('paid_at', '>=', since)
+      .where('captured_minor', '>', 0)
       .groupBy(['day', 'currency'])
       .execute(),
     db

@@ -43,8 +43,14 @@ export async function mailNewMessage(trx: DB, orderId: string, fromStaff: boolea
   })
 }
 
-/** The buyer hears of every status change staff or the scheduler make. */
-export async function mailStatusToBuyer(trx: DB, orderId: string, status: ServiceOrderStatus, links: MailLinks) {
+/** The buyer hears of every status change staff or the scheduler make; `why` replaces the status's usual line. */
+export async function mailStatusToBuyer(
+  trx: DB,
+  orderId: string,
+  status: ServiceOrderStatus,
+  links: MailLinks,
+  why?: string,
+) {
   const buyer = await buyerOf(trx, orderId)
   const lines: Record<string, string> = {
     brief_needed: 'We need a few changes to your brief before we can continue.',
@@ -57,7 +63,7 @@ export async function mailStatusToBuyer(trx: DB, orderId: string, status: Servic
     kind: `service-order-${status.replaceAll('_', '-')}`,
     to: buyer.email,
     subject: `${buyer.title}: ${SERVICE_ORDER_STATUS_LABELS[status]}`,
-    text: [`Hi ${buyer.first_name},`, '', lines[status] ?? '', '', buyerLink(links, orderId)].join('\n'),
+    text: [`Hi ${buyer.first_name},`, '', why ?? lines[status] ?? '', '', buyerLink(links, orderId)].join('\n'),
   })
 }
 

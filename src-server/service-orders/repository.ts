@@ -347,6 +347,13 @@ export async function orderDetail(db: DB, id: string, staff: boolean) {
     /** A cancelled subscription: the order closes when its last paid period ends. */
     endsAt: iso(order.ends_at),
     completedAt: iso(order.completed_at),
+    /**
+     * The order line that paid for it was given back (a refund, or a lost dispute): when, and whether the bank took it
+     * back. An unfinished order was cancelled with it; a completed one keeps its status (decision 0132).
+     */
+    paymentGivenBack: line.refunded_at
+      ? { at: line.refunded_at.toISOString(), byDispute: line.refund_method === 'dispute' }
+      : null,
     periods: periods.map((period) => ({
       id: period.id,
       number: period.number,
@@ -403,6 +410,7 @@ export function purchaseLineOf(db: DB, id: string) {
         .onRef('i.service_package_id', '=', 'so.service_package_id')
         .on('i.kind', '=', 'service_package'),
     )
+    .leftJoin('refunds as r', 'r.id', 'i.refund_id')
     .select([
       'so.order_id',
       'so.recurring',
@@ -410,7 +418,7 @@ export function purchaseLineOf(db: DB, id: string) {
       'o.status as order_status',
       'o.captured_minor',
     ])
-    .select(['i.id as line_id', 'i.unit_price_minor', 'i.refund_id', 'i.refunded_at'])
+    .select(['i.id as line_id', 'i.unit_price_minor', 'i.refund_id', 'i.refunded_at', 'r.method as refund_method'])
     .where('so.id', '=', id)
     .executeTakeFirstOrThrow()
 }

@@ -3,7 +3,7 @@
 // also refunds the order's line for it through the refunds flow (orders/refunds.ts) in the same transaction; a
 // recurring order's month in progress after the first is refunded on the Stripe invoice that paid it (decision 0104).
 
-import { hasRole } from '../../src-shared/roles.ts'
+import { canBeAssigned } from '../../src-shared/service-orders.ts'
 import * as audit from '../audit/repository.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
@@ -84,6 +84,8 @@ export interface LineRefund {
   reference?: string
   reason: string
   actor: Viewer
+  /** For the e-mail of another service order the refund may cancel (one that gives back the rest of the order). */
+  links: MailLinks
 }
 
 /** Why a cancel refunded nothing, in words for the dialog's answer. */
@@ -122,6 +124,7 @@ export async function cancelServiceOrder(
         reference: options.reference,
         reason,
         actor,
+        links,
       })
       return { refund, noRefund: null }
     }
@@ -199,7 +202,7 @@ export async function assign(db: DB, actor: Viewer, id: string, assigneeId: stri
   if (assigneeId) {
     const member = await db.selectFrom('users').select('role').where('id', '=', assigneeId).executeTakeFirst()
     // Viewers cannot work an order, so they cannot own one.
-    if (!member || !hasRole(member.role, 'editor')) throw new DomainError('invalid', 'Choose an editor or an admin')
+    if (!member || !canBeAssigned(member.role)) throw new DomainError('invalid', 'Choose an editor or an admin')
   }
   await db.transaction().execute(async (trx) => {
     await trx

@@ -106,9 +106,13 @@ test('a buyer requests a refund and staff approve it', async ({ page, db, baseUR
   const request = page.getByTestId(`refund-request-${reference}`)
   await expect(request).toContainText('It was not what I expected')
   await request.getByRole('button', { name: 'Approve' }).click()
+  // The pressed button gave way to the reference field, which takes the focus.
+  await expect(request.getByLabel('Refund reference (PayPal or bank)')).toBeFocused()
   await request.getByLabel('Refund reference (PayPal or bank)').fill('BANK-REFUND-2')
   await request.getByRole('button', { name: 'Approve and refund' }).click()
   await expect(page.getByText('Refund approved')).toBeVisible()
+  // The request left the list with the focused button: the page's heading has the focus, not <body>.
+  await expect(page.getByRole('heading', { level: 1 })).toBeFocused()
   await expect(page.getByTestId(`order-${reference}`).getByText('Refunded', { exact: true })).toBeVisible()
 
   await page.context().clearCookies()

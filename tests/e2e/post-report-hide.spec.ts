@@ -1,7 +1,7 @@
 // Images in lesson posts follow the post (issue 33, decision 0052): a learner attaches an image to a question with
-// the file input and posts it; a second learner sees it and reports it; staff hide it at /admin/reported-posts; the
-// second learner then sees neither the post nor its image (its URL answers 404). A file picked before the questions' script
-// has arrived is attached once it does.
+// the file input and posts it; a second learner sees it and reports it; staff open Reported posts from the admin
+// navigation and hide it; the second learner then sees neither the post nor its image (its URL answers 404). A file
+// picked before the questions' script has arrived is attached once it does.
 import { createUser } from '../support/factories.ts'
 import { buyerOfCourse, lessonsOf } from '../support/learning.ts'
 import { expect, signInAs, test } from './fixtures.ts'
@@ -53,7 +53,13 @@ test('an image attached to a question is hidden with it once staff hide the repo
   const staff = await createUser(db, { role: 'editor' })
   await page.context().clearCookies()
   await signInAs(page, baseURL as string, db, staff)
-  await page.goto('/admin/reported-posts')
+  // Editors find the queue in the admin navigation.
+  await page.goto('/admin')
+  await page
+    .getByRole('complementary', { name: 'Admin navigation' })
+    .getByRole('link', { name: 'Reported posts' })
+    .click()
+  await expect(page).toHaveURL(/\/admin\/reported-posts$/)
   await page.getByRole('button', { name: `Hide the question “${title}”` }).click()
   await expect(page.getByRole('button', { name: `Restore the question “${title}”` })).toBeVisible()
 

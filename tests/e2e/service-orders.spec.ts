@@ -5,7 +5,7 @@
 import type { Page } from '@playwright/test'
 import { createUser } from '../support/factories.ts'
 import { paidServiceOrder } from '../support/service-orders.ts'
-import { checkoutByCard, paidOrderReference } from './buy-plan.ts'
+import { checkoutByCard, paidOrderReference, staffOrderRow } from './buy-plan.ts'
 import { expect, signInAs, test } from './fixtures.ts'
 import { holdUntilReleased } from './hold-request.ts'
 
@@ -471,6 +471,59 @@ test('leaving an order for the work queue while its read mark is saved shows the
   const row = page.getByTestId('service-order-row').filter({ hasText: buyer.email })
   await expect(row).toBeVisible()
   await expect(row).not.toContainText('unread')
+})
+
+// Decision 0132: a refund of the order on the Orders screen cancels the service it bought; its page says why.
+test('an order refunded on the Orders screen cancels its service order, and the staff page says so', async ({
+  page,
+  login,
+  db,
+  baseURL,
+}) => {
+  const buyer = await login()
+  await buyUkPremium(page)
+  const reference = await paidOrderReference(db, buyer.id)
+  const row = await staffOrderRow(page, db, baseURL!, reference)
+  await row.getByRole('button', { name: 'Refund' }).click()
+  await page.getByRole('dialog', { name: 'Refund order' }).getByRole('button', { name: 'Refund whole order' }).click()
+  await expect(page.getByText('Refunded £450.00')).toBeVisible()
+  await expect(row.getByText('Refunded', { exact: true })).toBeVisible()
+
+  const { id } = await db
+    .selectFrom('service_orders')
+    .select('id')
+    .where('user_id', '=', buyer.id)
+    .executeTakeFirstOrThrow()
+  await page.goto(`/admin/service-orders/${id}`)
+  await expect(page.getByTestId('payment-given-back')).toHaveText(/^Payment refunded on \d{1,2} \w+ \d{4}\.$/)
+  await expect(page.getByTestId('service-order-status')).toHaveText('Cancelled')
+  await expect(page.getByRole('button', { name: 'Start work' })).toHaveCount(0)
+  await expect(page.getByRole('button', { name: 'Cancel order' })).toHaveCount(0)
+})
+
+test('the work queue’s assignee filter lists whom an order can be given to, as the order’s selector does', async ({
+  page,
+  db,
+  baseURL,
+}) => {
+  const stamp = Date.now().toString(36)
+  await createUser(db, { role: 'viewer', firstName: 'Vera', lastName: `Viewer${stamp}` })
+  await createUser(db, { role: 'editor', firstName: 'Eddie', lastName: `Editor${stamp}` })
+  const id = await paidServiceOrder(db, (await createUser(db)).id)
+  await signInAs(page, baseURL as string, db, await createUser(db, { role: 'admin' }))
+
+  const optionsOf = (select: ReturnType<Page['getByLabel']>) =>
+    select.locator('option').evaluateAll((options) => options.map((option) => option.textContent ?? ''))
+  await page.goto('/admin/service-orders')
+  const filter = await optionsOf(page.getByLabel('Filter by assignee'))
+  expect(filter).toContain(`Eddie Editor${stamp}`)
+  expect(filter).not.toContain(`Vera Viewer${stamp}`)
+
+  await page.goto(`/admin/service-orders/${id}`)
+  const selector = await optionsOf(page.getByLabel('Assignee', { exact: true }))
+  expect(filter.filter((name) => name !== 'Anyone' && name !== 'Unassigned')).toEqual(
+    selector.filter((name) => name !== 'Unassigned'),
+  )
 })
 
 /** Monthly SEO management (Starter) bought by card as a shopper does; answers the fake Stripe's origin. */

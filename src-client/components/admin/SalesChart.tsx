@@ -1,4 +1,4 @@
-// Revenue per day for one currency over the last 30 days: a small bar chart in plain SVG (no chart library).
+// Net revenue per day (taken less refunded, by the day each order was paid) for one currency over the last 30 days: a small bar chart in plain SVG (no chart library).
 import { countOf } from '#client/lib/format.ts'
 import { formatMoney } from '#shared/money.ts'
 import { css } from '#styled-system/css'
@@ -22,7 +22,7 @@ export function SalesChart({ currency, points }: { currency: string; points: Poi
       <svg
         viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
         role="img"
-        aria-label={`Revenue in ${currency} per day over the last ${points.length} days: ${formatMoney(total, currency)} in total`}
+        aria-label={`Net revenue in ${currency} per day over the last ${points.length} days: ${formatMoney(total, currency)} in total`}
         className={css({ w: 'full', h: 'auto', display: 'block' })}
       >
         <line x1={0} y1={HEIGHT - 0.5} x2={WIDTH} y2={HEIGHT - 0.5} stroke="#e2e8f0" />

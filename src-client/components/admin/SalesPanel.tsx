@@ -1,4 +1,5 @@
-// Orders and revenue of the last 30 days, one chart per currency.
+// Orders and net revenue of the last 30 days, one chart per currency: what the orders took less what was given back
+// of it since (decision 0133), said on the card.
 
 import { TitledSection } from '#client/components/ui/layout.tsx'
 import { countOf } from '#client/lib/format.ts'
@@ -18,9 +19,13 @@ export function SalesPanel({ sales }: { sales: Sales }) {
       className={`${panel} ${css({ mt: '6', p: '5' })}`}
       titleClassName={css({ fontWeight: 'semibold' })}
     >
-      <p className={css({ color: 'fg.muted', fontSize: 'sm', mb: '4' })}>
+      <p className={css({ color: 'fg.muted', fontSize: 'sm', mb: '1' })}>
         <span data-testid="orders-placed">{sales.ordersPlaced}</span> {sales.ordersPlaced === 1 ? 'order' : 'orders'}{' '}
         placed
+      </p>
+      <p className={css({ color: 'fg.muted', fontSize: 'xs', mb: '4' })} data-testid="sales-rule">
+        Net revenue: what the orders paid in these 30 days took (tax included), less what has been refunded of it since
+        (refunds and lost disputes), on the day each order was paid. An order refunded since still counts as paid.
       </p>
       {sales.series.length === 0 ? (
         <p className={css({ color: 'fg.muted', fontSize: 'sm' })}>No paid orders in the last 30 days.</p>
@@ -29,7 +34,7 @@ export function SalesPanel({ sales }: { sales: Sales }) {
           {sales.series.map((line) => (
             <div key={line.currency} data-testid={`sales-${line.currency}`}>
               <p className={css({ fontSize: 'sm', mb: '2' })}>
-                <strong>{formatMoney(line.revenueMinor, line.currency)}</strong> revenue ({line.currency}) from{' '}
+                <strong>{formatMoney(line.revenueMinor, line.currency)}</strong> net revenue ({line.currency}) from{' '}
                 {countOf(line.orders, 'paid order')}
               </p>
               <SalesChart currency={line.currency} points={line.points} />

@@ -53,7 +53,7 @@ export const adminOrdersRouter = router({
   /** Refund the whole order or chosen lines (card through Stripe; PayPal and bank as manual refunds). */
   refund: staffProcedure('admin')
     .input(refundInput)
-    .mutation(({ ctx, input }) => refundByStaff(ctx.db, ctx.stripe, input, actorOf(ctx.user))),
+    .mutation(({ ctx, input }) => refundByStaff(ctx.db, ctx.stripe, input, actorOf(ctx.user), ctx.config)),
 
   /** Refund requests waiting for a decision (the Orders badge counts them). */
   requests: staffProcedure('viewer').query(({ ctx }) => listOpenRefundRequests(ctx.db)),
@@ -61,13 +61,13 @@ export const adminOrdersRouter = router({
   decideRequest: staffProcedure('admin')
     .input(refundDecisionInput)
     .mutation(({ ctx, input }) =>
-      decideRefundRequest(ctx.db, input.requestId, input, actorOf(ctx.user), ctx.refundGateway),
+      decideRefundRequest(ctx.db, input.requestId, input, actorOf(ctx.user), ctx.refundGateway, ctx.config),
     ),
 
   /** Which lines a partial Stripe-dashboard refund gave back (they lose access); none keeps access. */
   assignRefundLines: staffProcedure('admin')
     .input(refundLinesInput)
-    .mutation(({ ctx, input }) => assignRefundLines(ctx.db, input, actorOf(ctx.user), ctx.refundGateway)),
+    .mutation(({ ctx, input }) => assignRefundLines(ctx.db, input, actorOf(ctx.user), ctx.refundGateway, ctx.config)),
 
   /** End the plan an order started, at the period's end or now; no refund (decision 0096). */
   endMembership: staffProcedure('admin')

@@ -120,7 +120,7 @@ describe('admin.orders', () => {
 })
 
 describe('dashboard sales', () => {
-  it('sums paid orders per day and per currency over the last 30 days', async () => {
+  it('sums what paid orders took less what was given back, per day and per currency, over the last 30 days', async () => {
     const caller = await callerAs(database.db, admin)
     // A paid order in each currency of its own, so both series exist whichever tests ran before.
     const usd = await placeCustomerOrder('paypal', 'pending', 'USD', 4999)
@@ -137,10 +137,12 @@ describe('dashboard sales', () => {
       .execute()
 
     const { sales } = await caller.admin.dashboard.summary()
+    // Every order that took money, whatever became of it since (refunded in part or whole).
     const paid = await database.db
       .selectFrom('orders')
-      .select(['currency', 'total_minor', 'paid_at'])
-      .where('status', '=', 'paid')
+      .select(['currency', 'captured_minor', 'refunded_minor', 'paid_at'])
+      .where('paid_at', 'is not', null)
+      .where('captured_minor', '>', 0)
       .execute()
     const recent = paid.filter((o) => o.paid_at!.getTime() > Date.now() - 29 * 86_400_000)
     for (const currency of ['USD', 'GBP']) {
@@ -148,10 +150,45 @@ describe('dashboard sales', () => {
       const mine = recent.filter((o) => o.currency === currency)
       expect(line.points).toHaveLength(30)
       expect(line.orders).toBe(mine.length)
-      expect(line.revenueMinor).toBe(mine.reduce((sum, o) => sum + o.total_minor, 0))
+      expect(line.revenueMinor).toBe(mine.reduce((sum, o) => sum + o.captured_minor - o.refunded_minor, 0))
       expect(line.points.at(-1)?.revenueMinor).toBe(line.revenueMinor)
     }
     expect(sales.series.find((s) => s.currency === 'GBP')?.revenueMinor).toBe(30000)
+  })
+
+  it('takes off what a refund gave back, not the whole order (decision 0133)', async () => {
+    const caller = await callerAs(database.db, admin)
+    const courses = await database.db
+      .selectFrom('courses')
+      .select(['id', 'title'])
+      .where('status', '=', 'published')
+      .orderBy('id')
+      .limit(2)
+      .execute()
+    counter += 1
+    const orderId = await placeOrder(database.db, {
+      userId: customer.id,
+      reference: `SF-TEST-${counter}`,
+      method: 'paypal',
+      courses: [
+        { ...courses[0]!, price_minor: 12000 },
+        { ...courses[1]!, price_minor: 10498 },
+      ],
+    })
+    const usd = async () => (await caller.admin.dashboard.summary()).sales.series.find((s) => s.currency === 'USD')!
+    const before = await usd()
+    await caller.admin.orders.markPaid({ id: orderId })
+    const paid = await usd()
+    expect(paid.revenueMinor).toBe(before.revenueMinor + 22498)
+    expect(paid.orders).toBe(before.orders + 1)
+
+    const lines = await database.db.selectFrom('order_items').select('id').where('order_id', '=', orderId).execute()
+    const refund = await caller.admin.orders.refund({ orderId, lineIds: [lines[0]!.id], reference: 'PP-REFUND-1' })
+    // A line refunded: the order is Partially refunded, and only what went back leaves the figure.
+    expect(await usd()).toMatchObject({ revenueMinor: paid.revenueMinor - refund.amountMinor, orders: paid.orders })
+    await caller.admin.orders.refund({ orderId, reference: 'PP-REFUND-2' })
+    // All of it given back: nothing of it is revenue, and it still counts as an order that was paid.
+    expect(await usd()).toMatchObject({ revenueMinor: before.revenueMinor, orders: paid.orders })
   })
 
   it('lists the 30 UTC days ending today', () => {

@@ -1,15 +1,16 @@
 // Refund requests waiting for staff: the buyer's reason, Approve (refunded like any refund) or Decline with a reason.
 import { useMutation, useQuery } from '@tanstack/react-query'
-import { useState } from 'react'
+import { useRef, useState } from 'react'
 import { button } from '#client/components/ui/button.ts'
 import { TextField } from '#client/components/ui/form.tsx'
 import { boxHeading, TitledSection } from '#client/components/ui/layout.tsx'
 import { ErrorState } from '#client/components/ui/states.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
+import { focusElement, pageHeading, useFocusWhenLost } from '#client/lib/focus.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
-import { submitWhilePending, whilePending } from '#client/lib/while-pending.ts'
+import { submitWhilePending } from '#client/lib/while-pending.ts'
 import { formatMoney } from '#shared/money.ts'
 import { css } from '#styled-system/css'
 import { panel } from '../styles.ts'
@@ -56,6 +57,10 @@ function RequestRow({ request, canDecide }: { request: Request; canDecide: boole
   const [mode, setMode] = useState<'idle' | 'decline' | 'approve'>('idle')
   const [text, setText] = useState('')
   const manual = request.method !== 'card'
+  const amount = formatMoney(request.priceMinor, request.currency)
+  const row = useRef<HTMLLIElement>(null)
+  // Approve, Decline and Cancel each replace the pressed button: focus goes to the first field or button shown.
+  useFocusWhenLost(mode, () => row.current?.querySelector<HTMLElement>('form input, form button, button'))
   async function submit(decision: 'approve' | 'decline') {
     try {
       await decide.mutateAsync(
@@ -65,24 +70,25 @@ function RequestRow({ request, canDecide }: { request: Request; canDecide: boole
       )
       notify('success', decision === 'approve' ? 'Refund approved' : 'Refund request declined')
       await refresh()
+      // The request left the list with the focused button: the page's heading takes the focus.
+      focusElement(pageHeading())
     } catch (error) {
       notifyError(error)
     }
   }
   return (
-    <li data-testid={`refund-request-${request.reference}`} className={css({ borderTopWidth: '1px', pt: '3' })}>
+    <li
+      ref={row}
+      data-testid={`refund-request-${request.reference}`}
+      className={css({ borderTopWidth: '1px', pt: '3' })}
+    >
       <p>
-        <strong>{request.title}</strong> ({formatMoney(request.priceMinor, request.currency)}) · order{' '}
-        {request.reference} · {request.customerEmail}
+        <strong>{request.title}</strong> ({amount}) · order {request.reference} · {request.customerEmail}
       </p>
       <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>“{request.reason}”</p>
       {canDecide && mode === 'idle' ? (
         <div className={css({ display: 'flex', gap: '2', mt: '2' })}>
-          <button
-            type="button"
-            className={button({ size: 'sm' })}
-            {...whilePending(decide.isPending, 'onClick', () => (manual ? setMode('approve') : void submit('approve')))}
-          >
+          <button type="button" className={button({ size: 'sm' })} onClick={() => setMode('approve')}>
             Approve
           </button>
           <button
@@ -103,15 +109,20 @@ function RequestRow({ request, canDecide }: { request: Request; canDecide: boole
             void submit(mode)
           }}
         >
-          <TextField
-            label={mode === 'decline' ? 'Reason for declining' : 'Refund reference (PayPal or bank)'}
-            required
-            maxLength={mode === 'decline' ? 1000 : 200}
-            value={text}
-            onChange={(event) => setText(event.target.value)}
-          />
+          {mode === 'approve' && !manual ? (
+            // A card refund goes back through Stripe at once: one more press, with the amount, as on the order's Refund.
+            <p className={css({ fontSize: 'sm' })}>Refund {amount} to the buyer’s card now?</p>
+          ) : (
+            <TextField
+              label={mode === 'decline' ? 'Reason for declining' : 'Refund reference (PayPal or bank)'}
+              required
+              maxLength={mode === 'decline' ? 1000 : 200}
+              value={text}
+              onChange={(event) => setText(event.target.value)}
+            />
+          )}
           <button type="submit" className={button({ size: 'sm' })} {...submitWhilePending(decide.isPending)}>
-            {mode === 'decline' ? 'Decline request' : 'Approve and refund'}
+            {mode === 'decline' ? 'Decline request' : manual ? 'Approve and refund' : `Refund ${amount}`}
           </button>
           <button type="button" className={button({ size: 'sm', variant: 'outline' })} onClick={() => setMode('idle')}>
             Cancel

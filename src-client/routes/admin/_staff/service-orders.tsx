@@ -18,7 +18,11 @@ import { CheckboxField, Options } from '#client/components/ui/form.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
 import type { Trpc } from '#client/lib/trpc.ts'
-import { SERVICE_ORDER_STATUS_LABELS, SERVICE_ORDER_STATUSES as STATUSES } from '#shared/service-orders.ts'
+import {
+  assignableMembers,
+  SERVICE_ORDER_STATUS_LABELS,
+  SERVICE_ORDER_STATUSES as STATUSES,
+} from '#shared/service-orders.ts'
 import { css } from '#styled-system/css'
 
 type QueueSearch = {
@@ -113,7 +117,8 @@ function ServiceOrdersQueue() {
         >
           <option value="">Anyone</option>
           <option value="none">Unassigned</option>
-          <Options items={team.data} value={(member) => member.id} label={(member) => member.name} />
+          {/* Those an order can be given to, as the order page's selector lists them. */}
+          <Options items={assignableMembers(team.data)} value={(member) => member.id} label={(member) => member.name} />
         </FilterSelect>
         <CheckboxField
           label={`Overdue only (${counts?.overdue ?? 0})`}

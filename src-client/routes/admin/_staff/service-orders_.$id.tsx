@@ -32,7 +32,7 @@ import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { useMarkRead } from '#client/lib/use-mark-read.ts'
 import { submitWhilePending, whilePending } from '#client/lib/while-pending.ts'
 import { formatDate } from '#shared/dates.ts'
-import { SERVICE_ORDER_STATUS_LABELS } from '#shared/service-orders.ts'
+import { assignableMembers, SERVICE_ORDER_STATUS_LABELS } from '#shared/service-orders.ts'
 import { css } from '#styled-system/css'
 
 export const Route = createFileRoute('/admin/_staff/service-orders_/$id')({
@@ -93,6 +93,15 @@ function ServiceOrderDetail() {
             {order.orderReference} · {order.buyer?.name} ({order.buyer?.email}) · Revisions {order.revisionsUsed}/
             {order.revisionsAllowed}
           </p>
+          {order.paymentGivenBack ? (
+            <p
+              role="note"
+              data-testid="payment-given-back"
+              className={css({ fontSize: 'sm', fontWeight: 'semibold', color: 'danger', mt: '1' })}
+            >
+              {givenBackLine(order.paymentGivenBack, order.status)}
+            </p>
+          ) : null}
         </div>
         <div className={css({ display: 'flex', gap: '2', flexWrap: 'wrap' })}>
           {can('editor') && may('start') ? (
@@ -214,6 +223,16 @@ function ServiceOrderDetail() {
   )
 }
 
+/**
+ * The payment for this service was given back (decision 0132): an unfinished order was cancelled with it, a completed
+ * one keeps its status; either way nobody works it for nothing.
+ */
+function givenBackLine(given: { at: string; byDispute: boolean }, status: string) {
+  const what = given.byDispute ? 'Payment taken back by the bank (dispute lost)' : 'Payment refunded'
+  const then = status === 'completed' ? ', after the order was completed' : ''
+  return `${what} on ${formatDate(given.at)}${then}.`
+}
+
 function AssigneePicker({
   id,
   assigneeId,
@@ -241,11 +260,7 @@ function AssigneePicker({
       </label>
       <select id={fieldId} className={inputClass} disabled={!editable} {...choice}>
         <option value="">Unassigned</option>
-        <Options
-          items={team.filter((member) => member.role !== 'viewer')}
-          value={(member) => member.id}
-          label={(member) => member.name}
-        />
+        <Options items={assignableMembers(team)} value={(member) => member.id} label={(member) => member.name} />
       </select>
     </section>
   )
