@@ -91,6 +91,8 @@ test('a UK formation goes from brief to an accepted delivery', async ({ page, lo
   await expect(staff.getByRole('link', { name: 'passport.pdf' })).toBeVisible()
   await staff.getByRole('button', { name: 'Start work' }).click()
   await expect(staff.getByText('Work started')).toBeVisible()
+  // The button went with the status it changed: the page's heading has the focus, not <body>.
+  await expect(staff.getByRole('heading', { level: 1 })).toBeFocused()
   await staff.getByLabel('Message or note').fill('We have started. Is the SIC code final?')
   await staff.getByRole('button', { name: 'Send message' }).click()
   await expect(staff.getByTestId('message')).toContainText('Is the SIC code final?')

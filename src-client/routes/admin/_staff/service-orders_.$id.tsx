@@ -28,6 +28,7 @@ import { routeError } from '#client/components/ui/RouteError.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
 import { notify, notifyError, toastOutcome } from '#client/components/ui/toaster.tsx'
 import { notFoundIfMissing } from '#client/lib/errors.ts'
+import { pageHeading, useFocusWhenLost } from '#client/lib/focus.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { useMarkRead } from '#client/lib/use-mark-read.ts'
 import { submitWhilePending, whilePending } from '#client/lib/while-pending.ts'
@@ -78,6 +79,8 @@ function ServiceOrderDetail() {
   )
   const [confirmCancel, setConfirmCancel] = useState(false)
   const live = order.status !== 'completed' && order.status !== 'cancelled'
+  // Start work, Deliver, Reopen brief… take their button away with the status they change: focus goes to the heading.
+  useFocusWhenLost(order.status, pageHeading)
   const may = (action: string) => order.actions.includes(action as never)
 
   return (
