@@ -79,3 +79,8 @@ export async function purgeExpiredPendingLogins(db: DB, before: Date): Promise<n
   const result = await db.deleteFrom('pending_logins').where('expires_at', '<', before).executeTakeFirst()
   return Number(result.numDeletedRows)
 }
+
+/** Ends the account's half-finished log-in, if any (a school now requires its own sign-in of the account). */
+export async function endPendingLoginsOf(db: DB, userId: string): Promise<void> {
+  await db.deleteFrom('pending_logins').where('user_id', '=', userId).execute()
+}

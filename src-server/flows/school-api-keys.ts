@@ -4,7 +4,8 @@
 // API sends back ({ error: { code, message } }); the key itself is never in a message or a log.
 import type { z } from 'zod'
 import { apiScopesForRole } from '../../src-shared/api-scopes.ts'
-import type { createApiKeyInput } from '../../src-shared/schemas/api-keys.ts'
+import { formatDate } from '../../src-shared/dates.ts'
+import type { apiKeyFieldsInput } from '../../src-shared/schemas/api-keys.ts'
 import {
   findApiKeyByHash,
   hashApiKey,
@@ -19,7 +20,9 @@ import { schoolById } from '../creators/schools.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
+import { userContact } from '../users/contact.ts'
 import { assertPlanIncludes, ownerPlanIncludes } from './creator-standing.ts'
+import { mailSchoolOwner } from './school-owner-mail.ts'
 import { ownSchool } from './school-team.ts'
 
 const DAY_MS = 24 * 60 * 60 * 1000
@@ -66,8 +69,44 @@ export async function schoolApiKeys(db: DB, userId: string, schoolId?: string) {
   }
 }
 
-/** Makes a key held by the caller; the only time its secret leaves the server is this answer. */
-export async function createSchoolApiKey(db: DB, userId: string, input: z.output<typeof createApiKeyInput>) {
+export const API_KEY_CREATED_MAIL_KIND = 'school-api-key-created'
+
+/**
+ * Tells the school's owner of a new key (who made it, its name, prefix, scopes and expiry; never the key), in the
+ * transaction that makes it: a key someone else made with a stolen session is then seen, and revoked, at once.
+ */
+function mailKeyCreated(
+  db: DB,
+  key: { schoolId: string; name: string; prefix: string; scopes: string[]; expiresAt: Date | null; by: string },
+  publicUrl: string,
+) {
+  return mailSchoolOwner(db, key.schoolId, (school) => ({
+    kind: API_KEY_CREATED_MAIL_KIND,
+    subject: `A new API key for ${school}: “${key.name}”`,
+    lines: [
+      `${key.by} created an API key for ${school} on ${formatDate(clock.now(), 'mediumTime')}:`,
+      '',
+      `  name:    ${key.name}`,
+      `  prefix:  ${key.prefix}…`,
+      `  scopes:  ${key.scopes.join(', ')}`,
+      `  expires: ${key.expiresAt ? formatDate(key.expiresAt, 'mediumTime') : 'never'}`,
+      '',
+      'It works with the school’s data through the API, as its scopes allow, until it expires or is revoked.',
+      `If you did not expect it, revoke it now and change that account’s password: ${publicUrl}/studio/api`,
+    ],
+  }))
+}
+
+/**
+ * Makes a key held by the caller (who proved it is them: routers/api-keys.ts); the only time its secret leaves the
+ * server is this answer. The owner is mailed in the same transaction.
+ */
+export async function createSchoolApiKey(
+  db: DB,
+  userId: string,
+  input: z.output<typeof apiKeyFieldsInput>,
+  publicUrl: string,
+) {
   const { school, role, allowed } = await keySchool(db, userId, input.schoolId)
   await assertPlanIncludes(db, school.ownerId, 'api')
   const beyond = input.scopes.find((scope) => !allowed.includes(scope))
@@ -78,14 +117,20 @@ export async function createSchoolApiKey(db: DB, userId: string, input: z.output
   }
   const { key, prefix } = newApiKey()
   const expiresAt = input.expiresInDays === null ? null : new Date(clock.nowMs() + input.expiresInDays * DAY_MS)
-  const id = await insertApiKey(db, {
-    schoolId: school.id,
-    name: input.name,
-    prefix,
-    hash: hashApiKey(key),
-    scopes: [...new Set(input.scopes)],
-    expiresAt,
-    createdBy: userId,
+  const scopes = [...new Set(input.scopes)]
+  const by = (await userContact(db, userId))?.email ?? 'A team member'
+  const id = await db.transaction().execute(async (trx) => {
+    const made = await insertApiKey(trx, {
+      schoolId: school.id,
+      name: input.name,
+      prefix,
+      hash: hashApiKey(key),
+      scopes,
+      expiresAt,
+      createdBy: userId,
+    })
+    await mailKeyCreated(trx, { schoolId: school.id, name: input.name, prefix, scopes, expiresAt, by }, publicUrl)
+    return made
   })
   return { id, name: input.name, prefix, key, expiresAt }
 }

@@ -1,5 +1,5 @@
-// A notice to a school's owner about the school itself (a DNS proof that lapsed: decisions 0063, 0091), put in the
-// mail outbox in the caller's transaction, so it is sent exactly when what it tells of commits.
+// A notice to a school's owner about the school itself (a DNS proof that lapsed: decisions 0063, 0091; a new API key:
+// decision 0131), put in the mail outbox in the caller's transaction, so it is sent exactly when what it tells of commits.
 import { schoolById } from '../creators/schools.ts'
 import type { DB } from '../kernel/db.ts'
 import { enqueueMail } from '../mail/outbox.ts'
@@ -10,7 +10,7 @@ export interface SchoolOwnerNotice {
   /** The plain-text body's lines. */
   lines: string[]
   /** The TXT record to publish again (after the lines), what to press, and the page (absolute URL) to press it on. */
-  record: { name: string; value: string; press: string; page: string }
+  record?: { name: string; value: string; press: string; page: string }
 }
 
 /** Mails the school's owner the notice `compose` writes for the school's name; nothing if the school or owner is gone. */
@@ -24,14 +24,16 @@ export async function mailSchoolOwner(
   const owner = await db.selectFrom('users').select('email').where('id', '=', school.ownerId).executeTakeFirst()
   if (!owner) return
   const { kind, subject, lines, record } = compose(school.name)
-  const text = [
-    ...lines,
-    '',
-    `To verify it again, publish this TXT record and press ${record.press}:`,
-    `  name:  ${record.name}`,
-    `  value: ${record.value}`,
-    record.page,
-    '',
-  ]
+  const text = record
+    ? [
+        ...lines,
+        '',
+        `To verify it again, publish this TXT record and press ${record.press}:`,
+        `  name:  ${record.name}`,
+        `  value: ${record.value}`,
+        record.page,
+        '',
+      ]
+    : [...lines, '']
   await enqueueMail(db, { kind, to: owner.email, subject, text: text.join('\n') })
 }

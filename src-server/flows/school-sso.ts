@@ -14,7 +14,9 @@ import {
   SsoFailure,
   type SsoIdentity,
 } from '../auth/oidc.ts'
+import { endPendingLoginsOf } from '../auth/pending-login.ts'
 import { accountWithEmail } from '../auth/proven-email.ts'
+import { invalidateUserSessions } from '../auth/session.ts'
 import {
   linkedSchoolIds,
   linkOrCreateSsoUser,
@@ -31,6 +33,7 @@ import {
   schoolsRequiringSsoFor,
   sealedSsoSecretOf,
 } from '../creators/school-sso.ts'
+import { schoolMembers } from '../creators/school-team.ts'
 import { schoolById, schoolBySlug } from '../creators/schools.ts'
 import {
   domainProvenElsewhere,
@@ -43,6 +46,7 @@ import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { openText, sealText } from '../kernel/seal.ts'
 import { enqueueMail } from '../mail/outbox.ts'
+import { userContact } from '../users/contact.ts'
 import { assertPlanIncludes, creatorStanding, ownerPlanIncludes } from './creator-standing.ts'
 import { schoolForHost, siteUrlForHost, siteUrlForSchool } from './school-domain.ts'
 import { ownSchool } from './school-team.ts'
@@ -140,6 +144,7 @@ export async function saveSsoSettings(db: DB, userId: string, input: SchoolSsoIn
       throw new DomainError('invalid', 'The issuer did not answer OpenID Connect discovery', { field: 'issuer' })
     }
   }
+  const before = await schoolSsoSettings(db, school.id)
   await db.transaction().execute(async (trx) => {
     await putSchoolSso(trx, {
       schoolId: school.id,
@@ -152,6 +157,10 @@ export async function saveSsoSettings(db: DB, userId: string, input: SchoolSsoIn
     })
     // Each allowed domain gets its own DNS proof (a new one a new token; one still listed keeps its proof).
     await syncSsoDomainProofs(trx, school.id, input.domains)
+    // Switched on: the sessions its members made another way end with the same commit.
+    if (input.enabled && input.requireForMembers && !(before?.enabled && before.requireForMembers)) {
+      await endSessionsHeldToSso(trx, school.id)
+    }
   })
   return ssoPanel(db, userId, config)
 }
@@ -241,22 +250,81 @@ export async function accountForSsoIdentity(db: DB, settings: SchoolSsoSettings,
   )
 }
 
+interface SchoolHoldingToSso {
+  id: string
+  name: string
+  slug: string
+  ownerId: string
+}
+
 /**
- * Refuses a password sign-in for a member of a school that requires its single sign-on, when the member's address is
- * in a domain the school proved by DNS: a school governs the accounts of its own domain, not a member's personal one
- * (which its provider may not sign in either).
+ * Whether the school's "Require SSO" holds a member with this address: only when the address is in a domain the school
+ * proved by DNS — a school governs the accounts of its own domain, not a member's personal one (which its provider may
+ * not sign in either) — and while the owner's plan includes SSO: once it no longer does the school's sign-in is gone
+ * (ssoForSlug, usableSso), and holding its members to it would lock them out. The owner is never held.
  */
-export async function assertPasswordSignInAllowed(db: DB, userId: string, email: string): Promise<void> {
+async function holdsToSso(db: DB, school: SchoolHoldingToSso, userId: string, email: string): Promise<boolean> {
+  if (userId === school.ownerId) return false
+  if (!(await schoolProvesEmailDomain(db, school.id, domainOf(email)))) return false
+  return ownerPlanIncludes(db, school.ownerId, 'sso')
+}
+
+/** The school whose required single sign-on is the account's only way in, or null (see holdsToSso). */
+export async function schoolRequiringSsoOf(db: DB, userId: string): Promise<SchoolHoldingToSso | null> {
+  const user = await userContact(db, userId)
+  if (!user) return null
   for (const school of await schoolsRequiringSsoFor(db, userId)) {
-    // Once the owner's plan no longer includes SSO the school's sign-in is gone (ssoForSlug, usableSso): holding its
-    // members to it would lock them out.
-    if (!(await schoolProvesEmailDomain(db, school.id, domainOf(email)))) continue
-    if (!(await ownerPlanIncludes(db, school.ownerId, 'sso'))) continue
+    if (await holdsToSso(db, school, userId, user.email)) return school
+  }
+  return null
+}
+
+export const SSO_REQUIRED_MESSAGE = (school: { name: string; slug: string }) =>
+  `${school.name} requires its members to sign in with single sign-on: use “Sign in with ${school.name}” on /s/${school.slug}`
+
+/**
+ * Refuses every way in but the school's own sign-in (its callback, http/school-sso.ts, is the only caller that skips
+ * this) to a member the school holds to it: the password, a passkey, Google or Facebook. Checked where each way
+ * proves the account, before any session or pending log-in is made.
+ */
+export async function assertSignInAllowed(db: DB, userId: string): Promise<void> {
+  const school = await schoolRequiringSsoOf(db, userId)
+  if (school) throw new DomainError('forbidden', SSO_REQUIRED_MESSAGE(school))
+}
+
+/**
+ * Refuses a new passkey (a way in of the account's own: it signs in alone) while a school holds the account to its
+ * single sign-on: it could not sign in while the requirement holds (assertSignInAllowed), so the page says so at once
+ * rather than after the ceremony. A second factor is not refused: it signs in nobody alone, and the school's sign-in
+ * asks for it too.
+ */
+export async function assertMayAddPasskey(db: DB, userId: string): Promise<void> {
+  const school = await schoolRequiringSsoOf(db, userId)
+  if (school) {
     throw new DomainError(
       'forbidden',
-      `${school.name} requires its members to sign in with single sign-on: use “Sign in with ${school.name}” on /s/${school.slug}`,
+      `${school.name} requires its members to sign in with single sign-on, so this account cannot add a passkey`,
     )
   }
+}
+
+/**
+ * Ends the sessions and half-finished log-ins of the members the school now holds to its sign-in (all, or those at
+ * `domain` when one domain was just proven): they were made by the password, a passkey or Google before, and must not
+ * outlive the requirement. Members sign in again through the school. The owner is never held, so their session stays.
+ */
+export async function endSessionsHeldToSso(db: DB, schoolId: string, domain?: string): Promise<number> {
+  const [settings, school] = await Promise.all([schoolSsoSettings(db, schoolId), schoolById(db, schoolId)])
+  if (!settings?.enabled || !settings.requireForMembers || !school) return 0
+  let ended = 0
+  for (const member of await schoolMembers(db, schoolId)) {
+    if (domain && domainOf(member.email) !== domain) continue
+    if (!(await holdsToSso(db, school, member.id, member.email))) continue
+    await invalidateUserSessions(db, member.id)
+    await endPendingLoginsOf(db, member.id)
+    ended++
+  }
+  return ended
 }
 
 export const SSO_LINK_MAIL_KIND = 'sso-linked'

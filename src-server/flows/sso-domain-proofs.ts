@@ -22,6 +22,7 @@ import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { assertPlanIncludes } from './creator-standing.ts'
 import { mailSchoolOwner } from './school-owner-mail.ts'
+import { endSessionsHeldToSso } from './school-sso.ts'
 import { ownSchool } from './school-team.ts'
 
 export type SsoDomainStatus = DnsProofStatus
@@ -74,11 +75,15 @@ function mailLapse(db: DB, schoolId: string, proof: { domain: string; token: str
   }))
 }
 
-/** Records a check's outcome, and mails the owner in the same transaction when it lapsed the proof. */
+/**
+ * Records a check's outcome, and mails the owner in the same transaction when it lapsed the proof. A proof verified by
+ * this check (`verifiedAt` null before) makes "Require SSO" hold the members at that domain from this commit on: their
+ * sessions made another way end with it.
+ */
 async function recordCheck(
   db: DB,
   schoolId: string,
-  proof: { domain: string; token: string },
+  proof: { domain: string; token: string; verifiedAt?: Date | null },
   outcome: DnsCheckOutcome,
   now: Date,
   publicUrl: string,
@@ -86,6 +91,7 @@ async function recordCheck(
   return db.transaction().execute(async (trx) => {
     const effect = await recordSsoDomainCheck(trx, schoolId, proof.domain, outcome, now)
     if (effect === 'lapsed') await mailLapse(trx, schoolId, proof, publicUrl)
+    if (effect === 'verified' && proof.verifiedAt === null) await endSessionsHeldToSso(trx, schoolId, proof.domain)
     return effect
   })
 }

@@ -18,6 +18,7 @@ import {
 } from '../auth/oauth.ts'
 import { finishFirstStep } from '../auth/sign-in.ts'
 import { scheduledDeletionOf } from '../flows/account-deletion.ts'
+import { SSO_REQUIRED_MESSAGE, schoolRequiringSsoOf } from '../flows/school-sso.ts'
 import type { HttpDeps } from '../kernel/config.ts'
 
 const STATE_COOKIE = 'oauth_state'
@@ -118,6 +119,9 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: HttpDeps, creden
           })
           // Staff sign-in needs a proven address, as the password form does.
           if (mode === 'admin' && (!isStaff(user.role) || !user.emailVerified)) return fail(NOT_STAFF)
+          // A member a school holds to its single sign-on signs in there, not with Google or Facebook (decision 0062).
+          const held = mode === 'user' ? await schoolRequiringSsoOf(deps.db, user.id) : null
+          if (held) return fail(SSO_REQUIRED_MESSAGE(held))
           const signIn = { db: deps.db, config: deps.config, req: request, res: reply, clientIp: request.ip }
           const next = mode === 'admin' ? '/admin' : flow.redirect
           // An account with a second factor asks for its code before the session, as after a password.

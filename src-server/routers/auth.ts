@@ -28,7 +28,7 @@ import { invalidateSession } from '../auth/session.ts'
 import { completeTwoFactorSignIn, finishFirstStep } from '../auth/sign-in.ts'
 import { isCreator } from '../creators/repository.ts'
 import { scheduledDeletionOf } from '../flows/account-deletion.ts'
-import { assertPasswordSignInAllowed, ssoForHost } from '../flows/school-sso.ts'
+import { assertSignInAllowed, ssoForHost } from '../flows/school-sso.ts'
 import { loginFailuresFromAddress, reserveAttempt } from '../security/attempts.ts'
 import { allowAttempt, RATE_RULES, type RateRule } from '../security/rate-limit.ts'
 import { type Context, passwordsTypedHere } from '../trpc/context.ts'
@@ -96,7 +96,7 @@ export const authRouter = router({
     await attempt.release() // the password was right: not a failure from this address
     if (!user.emailVerified) throw new TRPCError({ code: 'FORBIDDEN', message: AUTH_MESSAGES.emailNotVerified })
     // A member of a school that requires its single sign-on signs in there (decision 0062).
-    await assertPasswordSignInAllowed(ctx.db, user.id, user.email)
+    await assertSignInAllowed(ctx.db, user.id)
     if (ctx.session) await invalidateSession(ctx.db, ctx.session.id)
     // An account with a second factor gets no session yet: the code step (verifyTwoFactor) gives it.
     if ((await finishFirstStep(ctx, user.id, input.remember)) === 'two-factor') return { twoFactor: true as const }
@@ -128,6 +128,8 @@ export const authRouter = router({
     const rp = relyingParty(ctx.config.publicUrl, ctx.req?.headers.host)
     const userId = await verifyPasskeySignIn(ctx.db, input.response as never, rp)
     if (!userId) throw new TRPCError({ code: 'UNAUTHORIZED', message: PASSKEY_MESSAGES.failed })
+    // A passkey is no way around a school's required single sign-on (decision 0062).
+    await assertSignInAllowed(ctx.db, userId)
     if (ctx.session) await invalidateSession(ctx.db, ctx.session.id)
     await startSession(ctx.db, ctx.res, ctx.config, userId, input.remember, {
       userAgent: ctx.req?.headers['user-agent'],

@@ -24,6 +24,7 @@ const CONFIRMED_ACTION_TEXT: Record<ConfirmedAction, string> = {
   'delete-account': 'delete your account',
   'export-data': 'download a copy of your data',
   'link-school-sign-in': 'link a school’s sign-in to your account',
+  'create-api-key': 'create an API key for a school',
 }
 
 export const privacyRouter = router({

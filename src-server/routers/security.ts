@@ -21,6 +21,7 @@ import {
   twoFactorSettings,
   twoFactorStatus,
 } from '../auth/two-factor.ts'
+import { assertMayAddPasskey } from '../flows/school-sso.ts'
 import { passwordsTypedHere } from '../trpc/context.ts'
 import { authedProcedure, router } from '../trpc/init.ts'
 import { paceSecurityTries } from '../trpc/security-pace.ts'
@@ -38,16 +39,20 @@ export const securityRouter = router({
 
   /**
    * Options for the browser to make a passkey (the challenge is kept server-side, single use, 2 minutes), after a fresh
-   * proof as for removing one: a passkey signs in alone, so a stolen session must not be able to add its own.
+   * proof as for removing one: a passkey signs in alone, so a stolen session must not be able to add its own. None
+   * while a school holds the account to its single sign-on (decision 0130): it could not sign in.
    */
   passkeyOptions: authedProcedure.input(passkeyOptionsInput).mutation(async ({ ctx, input }) => {
     await paceSecurityTries(ctx, ctx.user.id)
+    await assertMayAddPasskey(ctx.db, ctx.user.id)
     await confirmAction(ctx.db, ctx.user.id, input, twoFactorSettings(ctx.config), passwordsTypedHere(ctx))
     return passkeyRegistrationOptions(ctx.db, ctx.user, relyingParty(ctx.config.publicUrl, ctx.req?.headers.host))
   }),
 
   addPasskey: authedProcedure.input(addPasskeyInput).mutation(async ({ ctx, input }) => {
     await paceSecurityTries(ctx, ctx.user.id)
+    // Asked again: the requirement may have come on since the options were given.
+    await assertMayAddPasskey(ctx.db, ctx.user.id)
     const rp = relyingParty(ctx.config.publicUrl, ctx.req?.headers.host)
     // The schema bounds the JSON; SimpleWebAuthn checks it (its own types are wider than zod's output).
     return addPasskey(ctx.db, ctx.user.id, input.name, input.response as never, rp)

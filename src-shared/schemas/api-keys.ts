@@ -1,8 +1,10 @@
 // Inputs of the studio's API keys page (decision 0060).
 import { z } from 'zod'
 import { API_KEY_EXPIRY_DAYS, API_SCOPES } from '../api-scopes.ts'
+import { actionProofInput } from './privacy.ts'
 
-export const createApiKeyInput = z.object({
+/** A key's own fields (what the flow makes it from). */
+export const apiKeyFieldsInput = z.object({
   /** The school a member acts for (a finance member's keys); absent: the caller's own school. */
   schoolId: z.uuid().optional(),
   name: z.string().trim().min(1, 'Name the key').max(80, 'Keep the name under 80 characters'),
@@ -14,5 +16,11 @@ export const createApiKeyInput = z.object({
     .nullable()
     .refine((days) => (API_KEY_EXPIRY_DAYS as readonly (number | null)[]).includes(days), 'Choose an expiry'),
 })
+
+/**
+ * "Create key" with a fresh proof (the password, an app code, or an e-mailed code for an account without a password):
+ * a key reads (or writes) the school's data from anywhere until revoked, so a stolen session alone must not mint one.
+ */
+export const createApiKeyInput = apiKeyFieldsInput.extend(actionProofInput.shape)
 
 export const apiKeyRefInput = z.object({ keyId: z.uuid(), schoolId: z.uuid().optional() })

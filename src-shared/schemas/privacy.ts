@@ -20,8 +20,11 @@ export type DeleteAccountInput = ActionProofInput
 export const requestExportInput = actionProofInput
 
 /** Which action an e-mailed confirmation code is for (only the e-mail's wording differs). */
-/** What an e-mailed confirmation code confirms: deleting the account, a data export, linking a school's sign-in. */
-export const CONFIRMED_ACTIONS = ['delete-account', 'export-data', 'link-school-sign-in'] as const
+/**
+ * What an e-mailed confirmation code confirms: deleting the account, a data export, linking a school's sign-in,
+ * creating a school's API key.
+ */
+export const CONFIRMED_ACTIONS = ['delete-account', 'export-data', 'link-school-sign-in', 'create-api-key'] as const
 export type ConfirmedAction = (typeof CONFIRMED_ACTIONS)[number]
 export const confirmationCodeInput = z
   .object({ action: z.enum(CONFIRMED_ACTIONS).default('delete-account') })

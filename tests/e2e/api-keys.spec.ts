@@ -1,11 +1,12 @@
-// API keys and the REST API (issue 36, decision 0060): an Enterprise school owner creates a key in the studio (shown
-// once), a script lists the school's enrolments with it (a curl-style request) and sees the learner; the owner
-// revokes the key and the same request is refused 401.
+// API keys and the REST API (issue 36, decision 0060): an Enterprise school owner creates a key in the studio (with
+// their password, decision 0131; the key shown once, the owner mailed of it without it), a script lists the school's
+// enrolments with it (a curl-style request) and sees the learner; the owner revokes the key and the same request is
+// refused 401.
 import type { Kysely } from 'kysely'
 import type { Database } from '../../db/types.ts'
 import { grant } from '../../src-server/access/ledger.ts'
 import { ENROLMENT_INVITE_MAIL } from '../../src-server/flows/enrolment-invites.ts'
-import { createSchoolApiKey } from '../../src-server/flows/school-api-keys.ts'
+import { API_KEY_CREATED_MAIL_KIND, createSchoolApiKey } from '../../src-server/flows/school-api-keys.ts'
 import { latestMailTo } from '../../src-server/mail/outbox.ts'
 import { createCreator, createCreatorCourse } from '../support/creator-courses.ts'
 import { createUser } from '../support/factories.ts'
@@ -29,6 +30,10 @@ test('an Enterprise owner creates a key, lists enrolments with it, revokes it an
   const form = page.getByRole('form', { name: 'Create a key' })
   await form.getByLabel('Key name').fill('Enrolment sync')
   await form.getByLabel('Expires').selectOption('30')
+  // A key outlives the session that makes it: the owner proves it is them (decision 0131).
+  await form.getByRole('button', { name: 'Create key' }).click()
+  await expect(form.getByRole('alert')).toContainText('Enter your password, or a code from your authenticator app.')
+  await form.getByLabel('Your password').fill(owner.password)
   await form.getByRole('button', { name: 'Create key' }).click()
   const shown = page.getByTestId('new-api-key')
   await expect(shown).toHaveText(/^sfk_[a-z2-7]{40}$/)
@@ -36,6 +41,10 @@ test('an Enterprise owner creates a key, lists enrolments with it, revokes it an
   recordSecrets(new Set([key]))
   await expect(page.getByRole('list', { name: 'API keys' })).toContainText('Enrolment sync')
   await expect(page.getByRole('list', { name: 'API keys' })).toContainText(key.slice(0, 12))
+  // The owner is told of the new key by e-mail, without the key.
+  const told = await latestMailTo(db, owner.email, API_KEY_CREATED_MAIL_KIND)
+  expect(told?.subject).toContain('“Enrolment sync”')
+  expect(told?.text_body).not.toContain(key.slice(12))
 
   // curl -H "Authorization: Bearer $KEY" /api/v1/enrolments
   const listed = await request.get('/api/v1/enrolments', { headers: { authorization: `Bearer ${key}` } })
@@ -67,6 +76,7 @@ test('on a phone, a key with a long name is listed with its Revoke button inside
   await page.goto('/studio/api')
   const form = page.getByRole('form', { name: 'Create a key' })
   await form.getByLabel('Key name').fill('Zapier integration for the accounting team')
+  await form.getByLabel('Your password').fill(owner.password)
   await form.getByRole('button', { name: 'Create key' }).click()
   const shown = page.getByTestId('new-api-key')
   await expect(shown).toBeVisible()
@@ -85,6 +95,7 @@ test('with the keyboard, focus follows the new key, then the list, and stays in 
   await page.goto('/studio/api')
   const form = page.getByRole('form', { name: 'Create a key' })
   await form.getByLabel('Key name').fill('Nightly export')
+  await form.getByLabel('Your password').fill(owner.password)
   await form.getByRole('button', { name: 'Create key' }).focus()
   await page.keyboard.press('Enter')
   const shown = page.getByTestId('new-api-key')
@@ -107,11 +118,13 @@ test('with the keyboard, focus follows the new key, then the list, and stays in 
 async function schoolWithRosterKey(db: Kysely<Database>, title: string) {
   const owner = await createCreator(db, { plan: 'enterprise' })
   const course = await createCreatorCourse(db, owner, { status: 'published', title })
-  const { key } = await createSchoolApiKey(db, owner.id, {
-    name: 'Roster sync',
-    scopes: ['enrolments:read', 'enrolments:write'],
-    expiresInDays: 30,
-  })
+  // Seeded past the studio's form (and its fresh proof): the mail it queues names this address only.
+  const { key } = await createSchoolApiKey(
+    db,
+    owner.id,
+    { name: 'Roster sync', scopes: ['enrolments:read', 'enrolments:write'], expiresInDays: 30 },
+    'http://127.0.0.1',
+  )
   recordSecrets(new Set([key]))
   return { owner, course, headers: { authorization: `Bearer ${key}` } }
 }

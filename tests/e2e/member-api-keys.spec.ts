@@ -33,6 +33,7 @@ test('a finance member creates their own key, reads orders with it, is refused c
   await expect(form.getByRole('checkbox', { name: 'Orders — read' })).toBeChecked()
   await expect(form.getByRole('checkbox', { name: 'Earnings — read' })).toBeChecked()
   await form.getByLabel('Key name').fill('Accounting export')
+  await form.getByLabel('Your password').fill(member.password)
   await form.getByRole('button', { name: 'Create key' }).click()
   const shown = page.getByTestId('new-api-key')
   await expect(shown).toHaveText(/^sfk_[a-z2-7]{40}$/)

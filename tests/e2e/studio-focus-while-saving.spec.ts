@@ -69,6 +69,7 @@ test('with the keyboard, Revoke keeps focus while the key is revoked', async ({ 
   await page.goto('/studio/api')
   const form = page.getByRole('form', { name: 'Create a key' })
   await form.getByLabel('Key name').fill('Focus check')
+  await form.getByLabel('Your password').fill(owner.password)
   await form.getByRole('button', { name: 'Create key' }).click()
   await page.getByRole('button', { name: 'I have copied it' }).click()
   await slow(page, 'apiKeys.revoke')

@@ -1,12 +1,18 @@
 // A school's API keys (decision 0060), shared by the owner's /studio/api and a finance member's
-// /member/{schoolId}/api: create one (name, the scopes the caller's role allows, expiry; its secret shown once with
-// Copy), list the keys the caller may see (the owner every key of the school, a member only their own: name, prefix,
+// /member/{schoolId}/api: create one (name, the scopes the caller's role allows, expiry, and a fresh proof — the
+// password, an app code or an e-mailed code, decision 0131; its secret shown once with Copy), list the keys the caller may see (the owner every key of the school, a member only their own: name, prefix,
 // scopes, last used, expiry, state) and revoke them. The server checks the role, the key's holder and the owner's plan
 // on every call (flows/school-api-keys.ts); this panel shows its answers.
 
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import { useEffect, useState } from 'react'
+import {
+  type ConfirmMethod,
+  ProofFields,
+  proofFromForm,
+  usePrivacyCode,
+} from '#client/components/account/ProofFields.tsx'
 import { button } from '#client/components/ui/button.ts'
 import { useSubmitForm } from '#client/components/ui/field-errors.tsx'
 import { FormAlert, Options, SelectField, TextField } from '#client/components/ui/form.tsx'
@@ -53,7 +59,12 @@ export function ApiKeysPanel({ schoolId }: { schoolId?: string }) {
           }}
         />
       ) : null}
-      <CreateKeyForm schoolId={schoolId} allowedScopes={data.allowedScopes} onCreated={setCreated} />
+      <CreateKeyForm
+        schoolId={schoolId}
+        allowedScopes={data.allowedScopes}
+        confirm={data.confirm}
+        onCreated={setCreated}
+      />
       <KeyList schoolId={schoolId} keys={data.keys} />
     </>
   )
@@ -92,15 +103,18 @@ function NewKey({ name, secret, onDone }: { name: string; secret: string; onDone
 function CreateKeyForm({
   schoolId,
   allowedScopes,
+  confirm,
   onCreated,
 }: {
   schoolId?: string
   allowedScopes: readonly string[]
+  confirm: ConfirmMethod
   onCreated: (key: { name: string; key: string }) => void
 }) {
   const trpc = useTRPC()
   const queryClient = useQueryClient()
   const create = useMutation(trpc.apiKeys.create.mutationOptions())
+  const code = usePrivacyCode('create-api-key')
   const { errors, formError, formProps } = useSubmitForm({
     fields: ['name', 'scopes', 'expiresInDays'],
     schema: createApiKeyInput,
@@ -111,12 +125,15 @@ function CreateKeyForm({
         name: form.get('name'),
         scopes: form.getAll('scopes'),
         expiresInDays: expiry === 'never' ? null : Number(expiry),
+        // A key outlives this session: the server asks who is making it (the password or a code).
+        ...proofFromForm(form),
       }
     },
     send: async (input, form) => {
       const made = await create.mutateAsync(input)
       await queryClient.invalidateQueries({ queryKey: trpc.apiKeys.list.pathKey() })
       form.reset()
+      code.reset()
       onCreated({ name: made.name, key: made.key })
     },
   })
@@ -163,6 +180,7 @@ function CreateKeyForm({
           label={(days) => (days === null ? 'Never' : `In ${days} days`)}
         />
       </SelectField>
+      <ProofFields confirm={confirm} {...code.fields} />
       <button type="submit" className={button({})} {...submitWhilePending(create.isPending)}>
         {create.isPending ? <Spinner label="Creating" /> : null}
         {create.isPending ? 'Creating…' : 'Create key'}

@@ -9,7 +9,7 @@ import { SsoConsentNeeded } from '../../../src-server/auth/sso-links.ts'
 import { putSchoolSso } from '../../../src-server/creators/school-sso.ts'
 import { ensureSchool } from '../../../src-server/creators/schools.ts'
 import { schoolProvesEmailDomain, syncSsoDomainProofs } from '../../../src-server/creators/sso-domain-proofs.ts'
-import { accountForSsoIdentity, assertPasswordSignInAllowed } from '../../../src-server/flows/school-sso.ts'
+import { accountForSsoIdentity, assertSignInAllowed } from '../../../src-server/flows/school-sso.ts'
 import { checkSsoDomain, recheckSsoDomainProofs } from '../../../src-server/flows/sso-domain-proofs.ts'
 import { handlers, type JobDeps, schedules } from '../../../src-server/jobs/registry.ts'
 import { defaultAppConfig } from '../../../src-server/kernel/config.ts'
@@ -91,7 +91,7 @@ describe('the periodic re-check of proven SSO e-mail domains', () => {
       .insertInto('school_members')
       .values({ school_id: school.id, user_id: member.id, role: 'instructor', added_by: owner.id })
       .execute()
-    await expect(assertPasswordSignInAllowed(db(), member.id, 'mia@lapse.test')).rejects.toThrow(
+    await expect(assertSignInAllowed(db(), member.id)).rejects.toThrow(
       /requires its members to sign in with single sign-on/,
     )
     const settings = {
@@ -155,7 +155,7 @@ describe('the periodic re-check of proven SSO e-mail domains', () => {
     expect(mail?.text_body).toContain(lapsed.recordValue)
     expect(mail?.text_body).toContain(`${PUBLIC_URL}/studio/sso`)
     // "Require SSO" no longer holds the member; an existing account is no longer linked by the provider alone.
-    await expect(assertPasswordSignInAllowed(db(), member.id, 'mia@lapse.test')).resolves.toBeUndefined()
+    await expect(assertSignInAllowed(db(), member.id)).resolves.toBeUndefined()
     await createUser(db(), { email: 'late@lapse.test' })
     await expect(accountForSsoIdentity(db(), settings, identity('late@lapse.test', 'late'))).rejects.toBeInstanceOf(
       SsoConsentNeeded,
@@ -180,7 +180,7 @@ describe('the periodic re-check of proven SSO e-mail domains', () => {
     // A lapsed proof is not re-checked by the job (nothing to lapse); the owner checks it again once published.
     expect(await recheckAt(at(60))).toMatchObject({ checked: 2 })
     expect((await prove(caller, 'lapse.test')).status).toBe('verified')
-    await expect(assertPasswordSignInAllowed(db(), member.id, 'mia@lapse.test')).rejects.toThrow(/requires/)
+    await expect(assertSignInAllowed(db(), member.id)).rejects.toThrow(/requires/)
   })
 
   it('is scheduled every 6 hours and runs as the job, through the configured DNS servers', async () => {

@@ -49,7 +49,13 @@ describe('keys held by school members', { timeout: 60_000 }, () => {
     // Beyond the role: refused, naming the scope; nothing stored.
     expect(
       await failure(
-        finance.apiKeys.create({ schoolId, name: 'Too much', scopes: ['enrolments:write'], expiresInDays: 30 }),
+        finance.apiKeys.create({
+          schoolId,
+          name: 'Too much',
+          scopes: ['enrolments:write'],
+          expiresInDays: 30,
+          password: member.password,
+        }),
       ),
     ).toBe('FORBIDDEN: Your role in this school (finance) cannot give a key the scope enrolments:write')
     const made = await finance.apiKeys.create({
@@ -57,6 +63,7 @@ describe('keys held by school members', { timeout: 60_000 }, () => {
       name: 'Accounting sync',
       scopes: ['orders:read', 'earnings:read'],
       expiresInDays: 30,
+      password: member.password,
     })
     expect((await api('/orders', made.key)).status).toBe(200)
     expect((await api('/earnings', made.key)).status).toBe(200)
@@ -65,6 +72,7 @@ describe('keys held by school members', { timeout: 60_000 }, () => {
       name: 'Owner’s',
       scopes: ['courses:read'],
       expiresInDays: 30,
+      password: owner.password,
     })
     const theirs = await finance.apiKeys.list({ schoolId })
     expect(theirs.allowedScopes).toEqual(['orders:read', 'earnings:read'])
@@ -87,7 +95,13 @@ describe('keys held by school members', { timeout: 60_000 }, () => {
       const { member, schoolId } = await schoolWithMember(role)
       expect(
         await failure(
-          (await asUser(member)).apiKeys.create({ schoolId, name: 'x', scopes: ['courses:read'], expiresInDays: 30 }),
+          (await asUser(member)).apiKeys.create({
+            schoolId,
+            name: 'x',
+            scopes: ['courses:read'],
+            expiresInDays: 30,
+            password: member.password,
+          }),
         ),
       ).toBe(`FORBIDDEN: Your role in this school (${role}) does not allow API keys`)
     }
@@ -95,7 +109,13 @@ describe('keys held by school members', { timeout: 60_000 }, () => {
     const stranger = await createUser(site.db)
     expect(
       await failure(
-        (await asUser(stranger)).apiKeys.create({ schoolId, name: 'x', scopes: ['orders:read'], expiresInDays: 30 }),
+        (await asUser(stranger)).apiKeys.create({
+          schoolId,
+          name: 'x',
+          scopes: ['orders:read'],
+          expiresInDays: 30,
+          password: stranger.password,
+        }),
       ),
     ).toBe('NOT_FOUND: School not found')
   })
@@ -107,6 +127,7 @@ describe('keys held by school members', { timeout: 60_000 }, () => {
       name: 'Ledger export',
       scopes: ['orders:read', 'earnings:read'],
       expiresInDays: 30,
+      password: member.password,
     })
     expect((await api('/earnings', made.key)).status).toBe(200)
 
@@ -140,6 +161,7 @@ describe('keys held by school members', { timeout: 60_000 }, () => {
       name: 'x',
       scopes: ['orders:read'],
       expiresInDays: 30,
+      password: again.member.password,
     })
     await site.db.deleteFrom('school_members').where('user_id', '=', again.member.id).execute()
     expect((await api('/orders', left.key)).body.error.code).toBe('holder_left')

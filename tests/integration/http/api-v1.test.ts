@@ -40,7 +40,7 @@ const ALL: Scope[] = [
 ]
 
 async function keyFor(owner: TestUser, scopes: Scope[] = ALL, name = 'Sync job') {
-  return (await callerAs(site.db, owner)).apiKeys.create({ name, scopes, expiresInDays: 30 })
+  return (await callerAs(site.db, owner)).apiKeys.create({ name, scopes, expiresInDays: 30, password: owner.password })
 }
 
 async function api(path: string, key: string | null, init: { method?: string; body?: unknown } = {}) {

@@ -177,6 +177,7 @@ describe('the server with a Redis limiter', () => {
         name: 'Sync job',
         scopes: ['courses:read'],
         expiresInDays: 30,
+        password: owner.password,
       })
       const api = await fetch(`${server.baseUrl}/api/v1/courses`, { headers: { authorization: `Bearer ${key}` } })
       expect(api.status).toBe(200)

@@ -196,6 +196,7 @@ describe('delete my account', () => {
       name: 'Accounting sync',
       scopes: ['orders:read'],
       expiresInDays: 365,
+      password: member.password,
     })
     expect((await authenticateApiKey(db(), `Bearer ${made.key}`)).schoolId).toBe(school.id)
 

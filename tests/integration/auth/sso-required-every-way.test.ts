@@ -1,0 +1,216 @@
+// "Require single sign-on" holds a school's members on every way in but the school's own sign-in (decisions 0062,
+// 0130): once the owner switches it on (or proves a member's e-mail domain while it is on), the members it holds lose
+// the sessions and half-finished log-ins they made before, and neither their password, a passkey they added earlier
+// nor Google signs them in again; nor may they add a passkey. The owner, and members at another domain, keep theirs.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createPendingLogin } from '../../../src-server/auth/pending-login.ts'
+import { SESSION_COOKIE } from '../../../src-server/auth/session.ts'
+import { defaultAppConfig } from '../../../src-server/kernel/config.ts'
+import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
+import { createCaller } from '../../../src-server/routers/_app.ts'
+import { createContextInner } from '../../../src-server/trpc/context.ts'
+import { createCreator } from '../../support/creator-courses.ts'
+import { createTestDatabase } from '../../support/db.ts'
+import { callerAs, createSessionToken, createUser, type TestUser } from '../../support/factories.ts'
+import { type FakeOAuth, fakeOAuthProviders } from '../../support/fake-oauth.ts'
+import { setCookieFor, startTestServer, type TestServer, trpcPost } from '../../support/http.ts'
+import { type LocalOidcProvider, startOidcProvider } from '../../support/oidc-provider.ts'
+import { softAuthenticator } from '../../support/soft-authenticator.ts'
+
+const PUBLIC_URL = 'http://storefront.test'
+// callerAs builds the context without a request: passkeys are the default public URL's.
+const PASSKEY_ORIGIN = 'http://localhost:3000'
+const HELD = /requires its members to sign in with single sign-on/
+/** The TXT records the owner published, by name (the check's look-up reads them). */
+const records = new Map<string, string>()
+const config = {
+  ...defaultAppConfig,
+  publicUrl: PUBLIC_URL,
+  ssoHttpIssuers: 'loopback' as const,
+  txtLookup: async (name: string) => (records.has(name) ? [[records.get(name) as string]] : []),
+}
+
+let database: DatabaseHandle
+let server: TestServer
+let provider: LocalOidcProvider
+let fake: FakeOAuth
+const db = () => database.db
+
+beforeAll(async () => {
+  database = await createTestDatabase()
+  server = await startTestServer(db(), {
+    env: {
+      SSO_HTTP_ISSUERS: 'loopback',
+      GOOGLE_CLIENT_ID: 'google-id',
+      GOOGLE_CLIENT_SECRET: 'google-secret',
+    },
+  })
+  provider = await startOidcProvider({ redirectUris: [`${PUBLIC_URL}/auth/sso/callback`] })
+  fake = fakeOAuthProviders()
+})
+afterAll(async () => {
+  fake?.restore()
+  await server?.stop()
+  await provider?.close()
+  await database?.close()
+})
+
+async function ownerCaller(user: TestUser) {
+  const { session } = await createSessionToken(db(), user.id)
+  return { caller: createCaller(createContextInner({ db: db(), user, session, config })), session }
+}
+
+type OwnerCaller = Awaited<ReturnType<typeof ownerCaller>>['caller']
+
+const settings = (domains: string, requireForMembers: boolean) => ({
+  issuer: provider.issuer,
+  clientId: provider.clientId,
+  clientSecret: provider.clientSecret,
+  domains,
+  enabled: true,
+  requireForMembers,
+})
+
+/** Publishes the domain's TXT record and presses Check, as the owner does on /studio/sso. */
+async function prove(caller: OwnerCaller, domain: string) {
+  const proof = (await caller.schoolSso.domainProofs()).find((row) => row.domain === domain)
+  if (!proof) throw new Error(`${domain} is not listed`)
+  records.set(proof.recordName, proof.recordValue)
+  return caller.schoolSso.checkDomain({ domain })
+}
+
+async function member(schoolOwner: TestUser, email: string) {
+  const school = await db()
+    .selectFrom('schools')
+    .select('id')
+    .where('owner_id', '=', schoolOwner.id)
+    .executeTakeFirstOrThrow()
+  const user = await createUser(db(), { email })
+  await db()
+    .insertInto('school_members')
+    .values({ school_id: school.id, user_id: user.id, role: 'instructor', added_by: schoolOwner.id })
+    .execute()
+  return user
+}
+
+const sessionsOf = async (user: { id: string }) =>
+  (await db().selectFrom('sessions').select('id').where('user_id', '=', user.id).execute()).map((row) => row.id)
+const pendingLoginsOf = async (user: { id: string }) =>
+  db().selectFrom('pending_logins').select('id').where('user_id', '=', user.id).execute()
+
+/** "Sign in with Google" for an identity, through the real start and callback routes (Google faked). */
+async function signInWithGoogle(email: string) {
+  const start = await fetch(`${server.baseUrl}/auth/google`, { redirect: 'manual' })
+  const cookies = start.headers
+    .getSetCookie()
+    .map((line) => line.split(';')[0])
+    .join('; ')
+  const state = new URL(start.headers.get('location') ?? '').searchParams.get('state') ?? ''
+  const code = `code-${Math.random().toString(36).slice(2)}`
+  fake.codes.set(code, { id: `g-${email}`, email })
+  const callback = await fetch(`${server.baseUrl}/auth/google/callback?${new URLSearchParams({ code, state })}`, {
+    redirect: 'manual',
+    headers: { cookie: cookies },
+  })
+  return {
+    location: decodeURIComponent(callback.headers.get('location') ?? ''),
+    session: setCookieFor(callback, SESSION_COOKIE),
+  }
+}
+
+describe('a school that requires its single sign-on', () => {
+  it('ends its held members’ sessions when switched on, and lets no password, passkey or Google sign them in', async () => {
+    const owner = await createCreator(db(), { plan: 'enterprise' })
+    const { caller: owners, session: ownersSession } = await ownerCaller(owner)
+    const { slug, name } = (await owners.schoolSso.save(settings('acme.test', false))).school
+    expect((await prove(owners, 'acme.test')).status).toBe('verified')
+    const max = await member(owner, 'max@acme.test')
+    const pat = await member(owner, 'pat@personal.test')
+
+    // Before the requirement: Max adds a passkey (a fresh proof, as always), and Google signs him in.
+    const maxBefore = await callerAs(db(), max)
+    const authenticator = softAuthenticator()
+    const options = await maxBefore.security.passkeyOptions({ password: max.password })
+    await maxBefore.security.addPasskey({
+      name: 'Laptop',
+      response: authenticator.register(options, PASSKEY_ORIGIN) as never,
+    })
+    expect((await signInWithGoogle('max@acme.test')).location).toBe('/auth/callback?redirect=/')
+    // A second passkey's ceremony started now, to be finished once the requirement is on.
+    const lateOptions = await maxBefore.security.passkeyOptions({ password: max.password })
+    await createPendingLogin(db(), max.id, false)
+    expect((await sessionsOf(max)).length).toBeGreaterThan(0)
+    const patSessions = [(await createSessionToken(db(), pat.id)).session.id]
+
+    await owners.schoolSso.save(settings('acme.test', true))
+
+    // Max's sessions and his half-finished log-in ended with the switch; Pat (a personal address, not the school's
+    // to govern) and the owner (never held) keep theirs.
+    expect(await sessionsOf(max)).toEqual([])
+    expect(await pendingLoginsOf(max)).toEqual([])
+    expect(await sessionsOf(pat)).toEqual(patSessions)
+    expect(await sessionsOf(owner)).toContain(ownersSession.id)
+
+    // No way in but the school's own: the password (403), the passkey he added before, Google.
+    const password = await trpcPost(server.baseUrl, 'auth.login', {
+      email: max.email,
+      password: max.password,
+      remember: false,
+    })
+    expect(password.status).toBe(403)
+    const visitor = await callerAs(db(), null)
+    const challenge = await visitor.auth.passkeyOptions()
+    await expect(
+      visitor.auth.passkeySignIn({ response: authenticator.assert(challenge, PASSKEY_ORIGIN, 1, max.id) as never }),
+    ).rejects.toThrow(HELD)
+    const google = await signInWithGoogle('max@acme.test')
+    expect(google.location).toBe(
+      `/auth/callback?error=Google login failed: ${name} requires its members to sign in with single sign-on: use “Sign in with ${name}” on /s/${slug}`,
+    )
+    expect(google.session).toBeUndefined()
+    expect(await sessionsOf(max)).toEqual([])
+
+    // Signed in through the school, he adds no passkey: neither a new ceremony nor the one started before.
+    const maxNow = await callerAs(db(), max)
+    await expect(maxNow.security.passkeyOptions({ password: max.password })).rejects.toThrow(/cannot add a passkey/)
+    await expect(
+      maxNow.security.addPasskey({
+        name: 'Phone',
+        response: softAuthenticator().register(lateOptions, PASSKEY_ORIGIN) as never,
+      }),
+    ).rejects.toThrow(/cannot add a passkey/)
+    expect((await maxNow.security.overview()).passkeys.map((row) => row.name)).toEqual(['Laptop'])
+
+    // Saved again with the requirement still on: nothing more ends (a session made through the school stays).
+    const kept = await sessionsOf(max)
+    await owners.schoolSso.save(settings('acme.test', true))
+    expect(await sessionsOf(max)).toEqual(kept)
+
+    // A member at a domain the school does not govern still signs in with the password.
+    const patLogin = await trpcPost(server.baseUrl, 'auth.login', {
+      email: pat.email,
+      password: pat.password,
+      remember: false,
+    })
+    expect(patLogin.status).toBe(200)
+  })
+
+  it('ends the sessions of the members at a domain proven while it is on, once', async () => {
+    const owner = await createCreator(db(), { plan: 'enterprise' })
+    const { caller: owners, session: ownersSession } = await ownerCaller(owner)
+    await owners.schoolSso.save(settings('beta.test', true))
+    const bea = await member(owner, 'bea@beta.test')
+    const before = await createSessionToken(db(), bea.id)
+    // Not proven yet: the requirement holds nobody, so switching it on ended nothing.
+    expect(await sessionsOf(bea)).toEqual([before.session.id])
+
+    expect((await prove(owners, 'beta.test')).status).toBe('verified')
+    expect(await sessionsOf(bea)).toEqual([])
+    expect(await sessionsOf(owner)).toContain(ownersSession.id)
+
+    // Checked again, still verified: a session made since (through the school) stays.
+    const since = await createSessionToken(db(), bea.id)
+    expect((await prove(owners, 'beta.test')).status).toBe('verified')
+    expect(await sessionsOf(bea)).toEqual([since.session.id])
+  })
+})
