@@ -851,6 +851,16 @@ export interface ChatConversationsTable {
   contact_message_id: string | null
 }
 
+/** The plan change a member was last shown, used once by the change (subscriptions/change-quotes.ts, decision 0135). */
+export interface PlanChangeQuotesTable {
+  subscription_id: string
+  plan_id: string
+  billing_cycle: BillingCycle
+  proration_at: Date
+  amount_due_minor: number
+  quoted_at: Date
+}
+
 /** Who is writing a resumable upload now (storage/tus-lock.ts, decision 0113). */
 export interface TusUploadLocksTable {
   upload_id: string
@@ -2087,6 +2097,7 @@ export interface Database {
   chat_messages: ChatMessagesTable
   chat_desk_presence: ChatDeskPresenceTable
   tus_upload_locks: TusUploadLocksTable
+  plan_change_quotes: PlanChangeQuotesTable
   auth_tokens: AuthTokensTable
   oauth_accounts: OAuthAccountsTable
   catalog_version: CatalogVersionTable

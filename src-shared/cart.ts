@@ -41,7 +41,21 @@ export const CART_MESSAGES = {
   empty: 'Your cart is empty',
   alreadyOwned: 'You already own this course',
   hasPlan: 'You already have a plan. Use Change plan on the pricing page to switch.',
+  planWithService:
+    'A plan and a monthly service are paid in separate checkouts. Please check out what is in your cart first, then add this.',
 } as const
+
+/**
+ * A plan beside a monthly service in one checkout (one currency's lines): refused, in the cart and at checkout
+ * (decision 0136). Stripe would bill both as one subscription: the service would get the plan's free trial, its
+ * renewals would be booked as the membership's, and changing or cancelling the plan would change or end the service.
+ */
+export function mixesPlanAndService(lines: readonly { kind: string; recurringInterval: string | null }[]): boolean {
+  return (
+    lines.some((line) => line.kind === 'plan') &&
+    lines.some((line) => line.kind !== 'plan' && line.recurringInterval !== null)
+  )
+}
 
 /** 'Pro (annual)': a plan and its billing cycle, as the cart's replacement message names them. */
 export function planWithCycle(name: string, cycle: BillingCycleValue): string {
@@ -77,4 +91,6 @@ export const PAYMENT_MESSAGES = {
   orderCancelled: 'Order cancelled',
   stripeUnavailable: 'We could not reach the card processor. Please try again in a moment.',
   hasPlan: 'You already have a live plan. Use Change plan on the pricing page instead of buying another.',
+  planWithService:
+    'A plan and a monthly service are paid in separate checkouts. Please remove one from your cart, check out the other first, then add it back.',
 } as const

@@ -103,6 +103,7 @@ import * as m240000 from './2026_12_24_0000_dispute_holds.ts'
 import * as m250000 from './2026_12_25_0000_payout_fit_and_keys.ts'
 import * as m260000 from './2026_12_26_0000_enrolment_invites.ts'
 import * as m270000 from './2026_12_27_0000_signup_credentials.ts'
+import * as m280000 from './2026_12_28_0000_plan_change_quotes.ts'
 
 export const migrations: Record<string, Migration> = {
   '2026_11_22_0900_catalog': m0900,
@@ -208,4 +209,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_25_0000_payout_fit_and_keys': m250000,
   '2026_12_26_0000_enrolment_invites': m260000,
   '2026_12_27_0000_signup_credentials': m270000,
+  '2026_12_28_0000_plan_change_quotes': m280000,
 }

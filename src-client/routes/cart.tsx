@@ -2,13 +2,14 @@ import { useMutation, useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
 import { useEffect, useRef } from 'react'
 import { whilePending } from '#client/lib/while-pending.ts'
-import { CART_MESSAGES } from '#shared/cart.ts'
+import { CART_MESSAGES, mixesPlanAndService } from '#shared/cart.ts'
 import { css } from '#styled-system/css'
 import { CartItemRow } from '../components/cart/CartItemRow.tsx'
 import { CartSummary } from '../components/cart/CartSummary.tsx'
 import { CouponForm } from '../components/cart/CouponForm.tsx'
 import { useRefreshPurchases } from '../components/cart/hooks.ts'
 import { PendingPaypalOrders } from '../components/cart/PendingPaypalOrders.tsx'
+import { PlanWithServiceNote } from '../components/cart/PlanWithServiceNote.tsx'
 import { PageIntro } from '../components/layout/PageIntro.tsx'
 import { button } from '../components/ui/button.ts'
 import { Container } from '../components/ui/layout.tsx'
@@ -157,17 +158,22 @@ function CartContent() {
           </p>
         ) : null}
         <CouponForm applied={cart.data.coupon} />
-        {totals.map((total) => (
-          <CartSummary key={total.currency} total={total}>
-            <button
-              type="button"
-              className={`${button({ size: 'lg' })} ${css({ w: 'full', mt: '4' })}`}
-              onClick={() => void checkout(total.currency)}
-            >
-              Proceed to Checkout{totals.length > 1 ? ` (${total.currency})` : ''}
-            </button>
-          </CartSummary>
-        ))}
+        {totals.map((total) => {
+          const group = items.filter((line) => line.currency === total.currency)
+          return (
+            <CartSummary key={total.currency} total={total}>
+              <PlanWithServiceNote lines={group} />
+              <button
+                type="button"
+                className={`${button({ size: 'lg' })} ${css({ w: 'full', mt: '4' })}`}
+                disabled={mixesPlanAndService(group)}
+                onClick={() => void checkout(total.currency)}
+              >
+                Proceed to Checkout{totals.length > 1 ? ` (${total.currency})` : ''}
+              </button>
+            </CartSummary>
+          )
+        })}
       </div>
     </div>
   )

@@ -1,13 +1,14 @@
 import { useMutation, useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link, redirect, useLocation, useNavigate } from '@tanstack/react-router'
 import { useRef, useState } from 'react'
-import { CART_MESSAGES, PAYMENT_MESSAGES } from '#shared/cart.ts'
+import { CART_MESSAGES, mixesPlanAndService, PAYMENT_MESSAGES } from '#shared/cart.ts'
 import { CURRENCIES, formatMoney } from '#shared/money.ts'
 import { css } from '#styled-system/css'
 import { BundleOverlap } from '../components/bundles/BundleOverlap.tsx'
 import { perInterval } from '../components/cart/CartItemRow.tsx'
 import { CartSummary } from '../components/cart/CartSummary.tsx'
 import { useRefreshPurchases } from '../components/cart/hooks.ts'
+import { PlanWithServiceNote } from '../components/cart/PlanWithServiceNote.tsx'
 import { BankTransferDialog } from '../components/checkout/BankTransferDialog.tsx'
 import {
   BillingDetailsFields,
@@ -203,12 +204,14 @@ function Checkout() {
           />
         )}
         {free ? null : <TrialNote lines={lines} method={method} />}
+        <PlanWithServiceNote lines={lines} />
         <button
           ref={payButton}
           type="button"
           className={button({ size: 'lg' })}
           onClick={() => void pay()}
           aria-disabled={busy}
+          disabled={mixesPlanAndService(lines)}
         >
           {start.isPending ? (
             'Processing...'

@@ -3,10 +3,11 @@
 import { sql } from 'kysely'
 import type { BillingCycle } from '../../db/types.ts'
 import { BUNDLE_MESSAGES } from '../../src-shared/schemas/bundles.ts'
-import { CART_MESSAGES, type CartItemInput, planWithCycle } from '../../src-shared/schemas/cart.ts'
+import { CART_MESSAGES, type CartItemInput, mixesPlanAndService, planWithCycle } from '../../src-shared/schemas/cart.ts'
 import { ownedCourseIds, ownsCourse } from '../access/courses.ts'
 import { type DB, lockKeyForTransaction } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
+import { catalogueCartLines } from './lines.ts'
 
 const UNIQUE_VIOLATION = '23505'
 
@@ -18,7 +19,8 @@ export interface AddedItem {
 
 /** Inserts the item; returns the title shown in the toast. Throws CONFLICT for a duplicate, NOT_FOUND if unknown. */
 export async function addCartItem(db: DB, userId: string, item: CartItemInput): Promise<AddedItem> {
-  const { title, values } = await resolveItem(db, userId, item)
+  const { title, values, recurring } = await resolveItem(db, userId, item)
+  if (recurring) await refusePlanBesideService(db, userId, { kind: values.kind, ...recurring })
   try {
     if (values.kind === 'plan') return await replacePlan(db, userId, title, values)
     await db
@@ -91,7 +93,11 @@ async function resolveBundle(db: DB, userId: string, bundleId: string) {
   if (courses.length > 0 && courses.every((row) => held.includes(row.course_id))) {
     throw new DomainError('conflict', BUNDLE_MESSAGES.allOwned)
   }
-  return { title: bundle.title, values: { ...NO_REFERENCE, kind: 'bundle' as const, bundle_id: bundle.id } }
+  return {
+    title: bundle.title,
+    values: { ...NO_REFERENCE, kind: 'bundle' as const, bundle_id: bundle.id },
+    recurring: null,
+  }
 }
 
 async function resolveItem(db: DB, userId: string, item: CartItemInput) {
@@ -115,6 +121,7 @@ async function resolveItem(db: DB, userId: string, item: CartItemInput) {
         // How the buyer reached the course page (analytics' channels); copied to the order line.
         channel: item.from ?? null,
       },
+      recurring: null,
     }
   }
   if (item.kind === 'bundle') return resolveBundle(db, userId, item.bundleId)
@@ -122,20 +129,41 @@ async function resolveItem(db: DB, userId: string, item: CartItemInput) {
     const pkg = await db
       .selectFrom('service_packages as sp')
       .innerJoin('services as s', 's.id', 'sp.service_id')
-      .select(['sp.id', 'sp.name', 's.title'])
+      .select(['sp.id', 'sp.name', 's.title', 'sp.currency', 'sp.billing_interval'])
       .where('sp.id', '=', item.packageId)
       .executeTakeFirst()
     if (!pkg) throw new DomainError('not_found', 'Service package not found')
     return {
       title: `${pkg.title} - ${pkg.name}`,
       values: { ...none, kind: 'service_package' as const, service_package_id: pkg.id },
+      recurring: pkg.billing_interval ? { currency: pkg.currency, recurringInterval: pkg.billing_interval } : null,
     }
   }
-  const plan = await db.selectFrom('plans').select(['id', 'name']).where('id', '=', item.planId).executeTakeFirst()
+  const plan = await db
+    .selectFrom('plans')
+    .select(['id', 'name', 'currency'])
+    .where('id', '=', item.planId)
+    .executeTakeFirst()
   if (!plan) throw new DomainError('not_found', 'Plan not found')
   return {
     title: plan.name,
     values: { ...none, kind: 'plan' as const, plan_id: plan.id, billing_cycle: item.billingCycle },
+    recurring: { currency: plan.currency, recurringInterval: item.billingCycle === 'annual' ? 'year' : 'month' },
+  }
+}
+
+/**
+ * A plan and a monthly service in the same currency would be checked out together, as one Stripe subscription: the
+ * second of them is refused here, and a cart that holds both anyway is refused at checkout (decision 0136).
+ */
+async function refusePlanBesideService(
+  db: DB,
+  userId: string,
+  adding: { kind: string; currency: string; recurringInterval: string },
+) {
+  const lines = await catalogueCartLines(db, userId)
+  if (mixesPlanAndService([...lines.filter((line) => line.currency === adding.currency), adding])) {
+    throw new DomainError('conflict', CART_MESSAGES.planWithService)
   }
 }
 

@@ -1,9 +1,9 @@
 // The Stripe Checkout Session of an order: mode payment for one-off items; mode subscription with recurring price
-// data (monthly or yearly, the free trial) when the order holds a plan or a monthly package. And what a session
-// Stripe sends back says: whose order it is, whether it is paid, which subscription it started.
+// data (monthly or yearly, the free trial) when the order holds a plan or a monthly package (never both: decision
+// 0136). And what a session Stripe sends back says: whose order it is, whether it is paid, which subscription it started.
 import type { TaxLine } from '../../db/types.ts'
 import { TRIAL_DAYS } from '../../src-shared/constants.ts'
-import { PAYMENT_MESSAGES } from '../../src-shared/schemas/cart.ts'
+import { mixesPlanAndService, PAYMENT_MESSAGES } from '../../src-shared/schemas/cart.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import type { CreatedOrder } from '../orders/create.ts'
@@ -29,6 +29,8 @@ export function checkoutSessionParams(
 ): CheckoutSessionParams {
   const intervals = new Set(order.lines.map((line) => line.recurringInterval).filter(Boolean))
   if (intervals.size > 1) throw new DomainError('invalid', PAYMENT_MESSAGES.mixedIntervals)
+  // One subscription per plan or service (decision 0136): startCheckout refuses such a cart first.
+  if (mixesPlanAndService(order.lines)) throw new DomainError('conflict', PAYMENT_MESSAGES.planWithService)
   const subscription = intervals.size === 1
   const base = publicUrl.replace(/\/$/, '')
   const metadata = { orderId: order.id, reference: order.reference }
@@ -65,7 +67,7 @@ export function checkoutSessionParams(
     ...(subscription
       ? {
           subscription_data: {
-            // The free trial is the membership's; a monthly service is paid from its first month.
+            // The free trial is the membership's: a monthly service, never in the same checkout, pays its first month.
             ...(trial && buysPlan ? { trial_period_days: TRIAL_DAYS } : {}),
             metadata: { ...metadata, ...planMetadata },
           },

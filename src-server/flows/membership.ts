@@ -11,6 +11,7 @@ import { DomainError } from '../kernel/errors.ts'
 import { moveOrder } from '../orders/transitions.ts'
 import type { PriceChange, StripeApi } from '../payments/stripe.ts'
 import type { StripeSubscription } from '../payments/stripe-schemas.ts'
+import { CHANGE_QUOTE_MINUTES, keepChangeQuote, takeChangeQuote } from '../subscriptions/change-quotes.ts'
 import { findPlan } from '../subscriptions/plans.ts'
 import {
   endManualSubscription,
@@ -28,7 +29,15 @@ export const MEMBERSHIP_MESSAGES = {
   samePlan: 'That is already your plan',
   stripeFailed: 'Stripe could not make the change. Please try again.',
   notConfigured: 'Card payments are not configured on this store yet.',
+  reviewAgain: `The price you saw is no longer current (a price is kept for ${CHANGE_QUOTE_MINUTES} minutes). Please show the price again and confirm the amount shown.`,
+  pastDue:
+    'Your last payment did not go through. Please update your card first (Update card); you can change plan once your membership is paid up.',
+  billedWithService:
+    'This membership is billed together with a service, so its plan cannot be changed here. Please contact us to change it.',
 } as const
+
+/** Stripe's states of a subscription whose money is owed: no plan change credits a period never paid (decision 0135). */
+const UNPAID_AT_STRIPE = new Set(['past_due', 'unpaid', 'incomplete', 'paused'])
 
 export interface MembershipDeps {
   db: DB
@@ -137,22 +146,23 @@ export async function resumeMembership(deps: MembershipDeps, userId: string) {
 }
 
 /** The new price and the Stripe item it replaces, for a preview and the change that follows it. */
-async function priceChange(
-  deps: MembershipDeps,
-  userId: string,
-  planId: string,
-  cycle: BillingCycle,
-  at: number | undefined,
-) {
+async function priceChange(deps: MembershipDeps, userId: string, planId: string, cycle: BillingCycle) {
   const live = await liveOrFail(deps.db, userId)
   if (!live.stripe_subscription_id) throw new DomainError('precondition', MEMBERSHIP_MESSAGES.cardOnly)
+  // A change while a payment is owed would prorate (credit) a period never paid: the card is updated first.
+  if (live.status === 'past_due') throw new DomainError('precondition', MEMBERSHIP_MESSAGES.pastDue)
   if (live.plan_id === planId && live.billing_cycle === cycle)
     throw new DomainError('invalid', MEMBERSHIP_MESSAGES.samePlan)
   const plan = await findPlan(deps.db, planId)
   if (!plan) throw new DomainError('not_found', 'Plan not found')
   const stripe = stripeOf(deps)
   const current = await stripe.retrieveSubscription(live.stripe_subscription_id).catch(upstream)
-  const itemId = current.items?.data[0]?.id
+  // Stripe may know of the failed payment before its webhook reaches us.
+  if (UNPAID_AT_STRIPE.has(current.status)) throw new DomainError('precondition', MEMBERSHIP_MESSAGES.pastDue)
+  const items = current.items?.data ?? []
+  // A plan once checked out with a monthly service shares its subscription: replacing "the" item would drop one.
+  if (items.length > 1) throw new DomainError('precondition', MEMBERSHIP_MESSAGES.billedWithService)
+  const itemId = items[0]?.id
   if (!itemId) throw new DomainError('upstream', MEMBERSHIP_MESSAGES.stripeFailed)
   const change: PriceChange = {
     itemId,
@@ -160,15 +170,28 @@ async function priceChange(
     unitAmountMinor: cycle === 'annual' ? plan.annual_price_minor : plan.monthly_price_minor,
     currency: plan.currency,
     interval: cycle === 'annual' ? 'year' : 'month',
-    prorationDate: at,
   }
   return { live: { id: live.id, stripeId: live.stripe_subscription_id }, plan, change, stripe }
 }
 
-/** What changing now would charge; the client sends `prorationDate` back with the confirmation. */
+/**
+ * What changing now would charge. Its proration date is kept on the server (decision 0135): the confirmation names it
+ * and the change is prorated at it, so the member pays the amount shown.
+ */
 export async function previewPlanChange(deps: MembershipDeps, userId: string, planId: string, cycle: BillingCycle) {
-  const { live, plan, change, stripe } = await priceChange(deps, userId, planId, cycle, undefined)
+  const { live, plan, change, stripe } = await priceChange(deps, userId, planId, cycle)
   const preview = await stripe.previewPriceChange(live.stripeId, change).catch(upstream)
+  await keepChangeQuote(
+    deps.db,
+    {
+      subscriptionId: live.id,
+      planId: plan.id,
+      billingCycle: cycle,
+      prorationDate: preview.prorationDate,
+      amountDueMinor: preview.amountDueMinor,
+    },
+    clock.now(),
+  )
   return {
     planId: plan.id,
     planName: plan.name,
@@ -180,21 +203,29 @@ export async function previewPlanChange(deps: MembershipDeps, userId: string, pl
   }
 }
 
+/**
+ * The change the member confirmed: prorated at the kept date of the preview they saw (any other date, or a preview
+ * older than CHANGE_QUOTE_MINUTES, is refused: they see the price again). The kept preview is used once.
+ */
 export async function changePlan(
   deps: MembershipDeps,
   userId: string,
   input: { planId: string; billingCycle: BillingCycle; prorationDate: number },
 ) {
-  // Prorated at the previewed moment (Stripe refuses one outside the current period).
-  const { live, change, stripe } = await priceChange(
-    deps,
-    userId,
-    input.planId,
-    input.billingCycle,
-    input.prorationDate,
+  const { live, change, stripe } = await priceChange(deps, userId, input.planId, input.billingCycle)
+  const prorationDate = await takeChangeQuote(
+    deps.db,
+    {
+      subscriptionId: live.id,
+      planId: input.planId,
+      billingCycle: input.billingCycle,
+      prorationDate: input.prorationDate,
+    },
+    clock.now(),
   )
+  if (prorationDate === null) throw new DomainError('conflict', MEMBERSHIP_MESSAGES.reviewAgain)
   const metadata = { planId: input.planId, billingCycle: input.billingCycle }
-  const answer = await stripe.changePrice(live.stripeId, change, metadata).catch(upstream)
+  const answer = await stripe.changePrice(live.stripeId, { ...change, prorationDate }, metadata).catch(upstream)
   await applyAnswer(deps.db, live.id, answer)
 }
 

@@ -2,7 +2,12 @@
 // orders/ builds (or reuses) the cart's one pending order, and this asks Stripe, PayPal or the bank details for the
 // next step. A pending order of another rail or an older cart is retired first (its Stripe session expired).
 import type { Currency } from '../../src-shared/money.ts'
-import { type BillingDetails, type CheckoutMethodValue, PAYMENT_MESSAGES } from '../../src-shared/schemas/cart.ts'
+import {
+  type BillingDetails,
+  type CheckoutMethodValue,
+  mixesPlanAndService,
+  PAYMENT_MESSAGES,
+} from '../../src-shared/schemas/cart.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { attachStripeSession, type CreatedOrder, setFreeTrialLines } from '../orders/create.ts'
@@ -53,6 +58,10 @@ export async function startCheckout(
     throw new DomainError('precondition', PAYMENT_MESSAGES.paypalNotConfigured)
   }
   const lines = await listCartLines(db, buyer.id)
+  // A cart that holds both anyway (filled before the cart refused it, or a cancelled order's lines put back).
+  if (mixesPlanAndService(lines.filter((line) => line.currency === input.currency))) {
+    throw new DomainError('conflict', PAYMENT_MESSAGES.planWithService)
+  }
   const buysPlan = lines.some((line) => line.kind === 'plan' && line.currency === input.currency)
   // One live subscription per user, whatever the client sends (fulfilment keeps it so under races too).
   if (buysPlan && (await liveSubscriptionOf(db, buyer.id))) throw new DomainError('conflict', PAYMENT_MESSAGES.hasPlan)

@@ -43,7 +43,9 @@ export async function membershipOf(db: DB, userId: string) {
     paidBy: row.stripe_subscription_id ? ('card' as const) : ('manual' as const),
     canCancel: live && !row.cancel_at_period_end,
     canResume: live && row.cancel_at_period_end,
-    canChangePlan: live && Boolean(row.stripe_subscription_id) && !row.cancel_at_period_end,
+    // Not while past due: the card is updated first (decision 0135).
+    canChangePlan:
+      live && Boolean(row.stripe_subscription_id) && !row.cancel_at_period_end && row.status !== 'past_due',
     canManageBilling: Boolean(row.stripe_customer_id),
     /** A plan that ended may be bought again (without a trial: one per person). */
     canSubscribeAgain: !live,

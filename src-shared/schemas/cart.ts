@@ -13,6 +13,7 @@ export {
   COURSE_CHANNELS,
   type CourseChannel,
   cartItemKey,
+  mixesPlanAndService,
   PAYMENT_MESSAGES,
   PAYMENT_METHODS,
   type PaymentMethodValue,

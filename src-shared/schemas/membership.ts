@@ -18,8 +18,11 @@ export const planChoiceInput = z.strictObject({
 })
 
 export const changePlanInput = planChoiceInput.extend({
-  /** The moment of the preview the member confirmed (unix seconds), so the charge is the amount shown. */
-  prorationDate: z.number().int().positive(),
+  /**
+   * The preview the member confirmed: its proration date (unix seconds) as previewChange answered it. It only names
+   * the preview; the server prorates at the date it kept and refuses any other (decision 0135).
+   */
+  prorationDate: z.number().int().positive().max(253_402_300_799), // at most the year 9999
 })
 
 /** Staff's End membership (decision 0096): when the plan ends; no refund is made by it. */

@@ -1,5 +1,6 @@
 // A shopper fills the cart, pays by card through the local fake Stripe, and by bank transfer.
 import { addCartItem } from '../../src-server/cart/repository.ts'
+import { CART_MESSAGES, PAYMENT_MESSAGES } from '../../src-shared/cart.ts'
 import { formatMoney } from '../../src-shared/money.ts'
 import { expect, test } from './fixtures.ts'
 
@@ -181,22 +182,69 @@ test.describe('cart and checkout', () => {
       .where('service_id', '=', 'seo-management')
       .orderBy('price_minor')
       .executeTakeFirstOrThrow()
-    await addCartItem(db, user.id, { kind: 'plan', planId: 'pro', billingCycle: 'annual' })
-    await addCartItem(db, user.id, { kind: 'service_package', packageId: seo.id })
+    const billedPer = async (title: string, per: string) => {
+      await page.goto('/cart')
+      await expect(page.getByTestId('cart-item').filter({ hasText: title })).toContainText(per)
+      await page.goto('/payment')
+      const summary = page.getByRole('region', { name: 'Order summary (USD)' }).getByRole('listitem')
+      await expect(summary.filter({ hasText: title })).toContainText(per)
+      const course = summary.filter({ hasNotText: title })
+      await expect(course).toHaveCount(1)
+      await expect(course).not.toContainText('/')
+    }
     await addCartItem(db, user.id, { kind: 'course', courseId: 'modern-react-typescript' })
+    // A plan and a monthly service are checked out separately (decision 0136): one cart, then the other.
+    await addCartItem(db, user.id, { kind: 'plan', planId: 'pro', billingCycle: 'annual' })
+    await billedPer('Pro Plan', '$199.99 / year')
+    await db.deleteFrom('cart_items').where('user_id', '=', user.id).where('kind', '=', 'plan').execute()
+    await addCartItem(db, user.id, { kind: 'service_package', packageId: seo.id })
+    await billedPer('Starter SEO Monthly', '$499.00 / month')
+  })
 
+  test('a plan and a monthly service are checked out separately: the cart and checkout say so', async ({
+    page,
+    login,
+    db,
+  }) => {
+    const user = await login()
+    await addCartItem(db, user.id, { kind: 'plan', planId: 'pro', billingCycle: 'monthly' })
+    // Adding the monthly service beside the plan is refused, saying what to do.
+    await page.goto('/service/seo-management')
+    const starter = page
+      .getByTestId('package-card')
+      .filter({ has: page.getByRole('heading', { name: 'Starter SEO Monthly', exact: true }) })
+    await starter.getByRole('button', { name: 'Add to Cart' }).click()
+    await expect(page.getByText(CART_MESSAGES.planWithService)).toBeVisible()
+    await expect(starter.getByRole('button', { name: 'Add to Cart' })).toBeEnabled()
+
+    // A cart that holds both anyway (filled before the rule): no checkout of the two together.
+    const seo = await db
+      .selectFrom('service_packages')
+      .select('id')
+      .where('service_id', '=', 'seo-management')
+      .where('name', '=', 'Starter SEO Monthly')
+      .executeTakeFirstOrThrow()
+    await db
+      .insertInto('cart_items')
+      .values({ user_id: user.id, kind: 'service_package', service_package_id: seo.id })
+      .execute()
     await page.goto('/cart')
-    const inCart = page.getByTestId('cart-item')
-    await expect(inCart.filter({ hasText: 'Pro Plan' })).toContainText('$199.99 / year')
-    await expect(inCart.filter({ hasText: 'Starter SEO Monthly' })).toContainText('$499.00 / month')
-
+    await expect(page.getByTestId('plan-with-service')).toHaveText(PAYMENT_MESSAGES.planWithService)
+    await expect(page.getByRole('button', { name: 'Proceed to Checkout' })).toBeDisabled()
     await page.goto('/payment')
-    const summary = page.getByRole('region', { name: 'Order summary (USD)' }).getByRole('listitem')
-    await expect(summary.filter({ hasText: 'Pro Plan' })).toContainText('$199.99 / year')
-    await expect(summary.filter({ hasText: 'Starter SEO Monthly' })).toContainText('$499.00 / month')
-    const course = summary.filter({ hasNotText: /Pro Plan|Starter SEO/ })
-    await expect(course).toHaveCount(1)
-    await expect(course).not.toContainText('/')
+    await expect(page.getByTestId('plan-with-service')).toHaveText(PAYMENT_MESSAGES.planWithService)
+    await page.getByRole('radio', { name: /Credit \/ Debit Card/ }).check()
+    await expect(page.getByRole('button', { name: /^Pay |^Start Free Trial$/ })).toBeDisabled()
+
+    // Removing one checks out the other.
+    await page.goto('/cart')
+    await page
+      .getByTestId('cart-item')
+      .filter({ hasText: 'Starter SEO Monthly' })
+      .getByRole('button', { name: /Remove/ })
+      .click()
+    await expect(page.getByTestId('plan-with-service')).toHaveCount(0)
+    await expect(page.getByRole('button', { name: 'Proceed to Checkout' })).toBeEnabled()
   })
 
   test('checkout says what the 7-day free trial is: a card defers the plan’s price, PayPal and bank transfer do not', async ({

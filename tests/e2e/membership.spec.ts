@@ -1,7 +1,7 @@
 // A member runs their subscription alone: one plan in the cart (another replaces it), a card trial told truthfully,
 // the fake Stripe's test clock brings the first charge into order history, Basic → Pro with the prorated amount
-// shown first, cancel (Cancels on DATE) and resume, a failed renewal shows Past due, and the billing portal's new
-// card makes it active again.
+// shown first, cancel (Cancels on DATE) and resume, a failed renewal shows Past due (Update card, no Change plan), and
+// the billing portal's new card makes it active again.
 import { premiumMember } from '../support/learning.ts'
 import { checkoutByCard } from './buy-plan.ts'
 import { expect, signInAs, test } from './fixtures.ts'
@@ -118,13 +118,17 @@ test('membership: one plan in the cart, trial, first charge, change plan, cancel
   expect((await advance(32)).ok()).toBe(true)
   await page.reload()
   await expect(status).toHaveText('Past due — update your card')
+  // No plan change while a payment is owed (it would credit a period never paid): the card comes first.
+  await expect(page.getByRole('button', { name: 'Change plan' })).toHaveCount(0)
 
-  // Manage billing: Stripe's customer portal, where a new card pays what is open; back in the shop it is active.
-  await page.getByRole('button', { name: 'Manage billing' }).click()
+  // Update card: Stripe's customer portal, where a new card pays what is open; back in the shop it is active.
+  await page.getByRole('button', { name: 'Update card' }).click()
   await expect(page.getByRole('heading', { name: 'Fake Billing Portal' })).toBeVisible()
   await page.getByRole('button', { name: 'Update card' }).click()
   await page.getByRole('link', { name: 'Return to the shop' }).click()
   await expect(status).toHaveText(/^Active — renews on .* for \$19\.99$/)
+  await expect(page.getByRole('button', { name: 'Change plan' })).toBeVisible()
+  await expect(page.getByRole('button', { name: 'Manage billing' })).toBeVisible()
 
   // A member sees their plan on pricing instead of buying it twice.
   await page.goto('/pricing')

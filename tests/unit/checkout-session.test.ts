@@ -13,6 +13,7 @@ import {
 } from '../../src-server/flows/checkout-session.ts'
 import type { CheckoutLine } from '../../src-server/orders/create.ts'
 import type { CheckoutSession } from '../../src-server/payments/stripe-schemas.ts'
+import { PAYMENT_MESSAGES } from '../../src-shared/cart.ts'
 
 const course: CheckoutLine = {
   kind: 'course',
@@ -123,22 +124,31 @@ describe('checkoutSessionParams', () => {
     expect(trialOf([course, monthlyService], true)).toEqual({ metadata })
     // A plan: the trial when the buyer never had one, none otherwise.
     expect(trialOf([monthlyPlan])).toEqual({ trial_period_days: 7, metadata: planMetadata })
-    expect(trialOf([monthlyService, monthlyPlan], true)).toEqual({ trial_period_days: 7, metadata: planMetadata })
+    expect(trialOf([course, monthlyPlan], true)).toEqual({ trial_period_days: 7, metadata: planMetadata })
     expect(trialOf([monthlyPlan], false)).toEqual({ metadata: planMetadata })
-    expect(trialOf([monthlyService, monthlyPlan], false)).toEqual({ metadata: planMetadata })
+  })
+
+  it('refuses a plan and a monthly service in one checkout: they would be one subscription (decision 0136)', () => {
+    const params = (lines: CheckoutLine[]) => () => checkoutSessionParams(order(lines), 'b@example.test', '')
+    const refused = expect.objectContaining({ kind: 'conflict', message: PAYMENT_MESSAGES.planWithService })
+    expect(params([monthlyService, monthlyPlan])).toThrow(refused)
+    expect(params([course, monthlyPlan, monthlyService])).toThrow(refused)
+    // A one-off service beside a plan is fine.
+    expect(params([{ ...monthlyService, recurringInterval: null }, monthlyPlan])().mode).toBe('subscription')
   })
 
   it('names the plan line in the subscription metadata, not another recurring line before it', () => {
     const metadataOf = (lines: CheckoutLine[]) =>
       checkoutSessionParams(order(lines), 'b@example.test', '').subscription_data?.metadata
     const metadata = { orderId: 'order-1', reference: 'SF-1-AAAA' }
-    // A monthly package with a billing cycle (but no plan) ahead of the plan.
-    const cycledService: CheckoutLine = { ...monthlyService, billingCycle: 'monthly' }
-    expect(metadataOf([cycledService, monthlyPlan])).toEqual({ ...metadata, planId: 'basic', billingCycle: 'monthly' })
+    // A one-off line with a billing cycle (but no plan) ahead of the plan (a monthly service never shares its checkout).
+    const cycledCourse: CheckoutLine = { ...course, billingCycle: 'monthly' }
+    expect(metadataOf([cycledCourse, monthlyPlan])).toEqual({ ...metadata, planId: 'basic', billingCycle: 'monthly' })
     // A line that is not a plan names no plan, whatever it carries.
-    const notAPlan: CheckoutLine = { ...monthlyService, planId: 'pro', billingCycle: 'monthly' }
+    const cycledService: CheckoutLine = { ...monthlyService, billingCycle: 'monthly' }
+    const notAPlan: CheckoutLine = { ...course, planId: 'pro', billingCycle: 'monthly' }
     expect(metadataOf([notAPlan, monthlyPlan])).toEqual({ ...metadata, planId: 'basic', billingCycle: 'monthly' })
-    expect(metadataOf([notAPlan])).toEqual(metadata)
+    expect(metadataOf([{ ...monthlyService, planId: 'pro', billingCycle: 'monthly' }])).toEqual(metadata)
     expect(metadataOf([cycledService])).toEqual(metadata)
     // A plan line missing its plan or its cycle names none either.
     expect(metadataOf([{ ...monthlyPlan, billingCycle: null }])).toEqual(metadata)

@@ -1,6 +1,6 @@
 // What "Every plan starts with a 7-day free trial" (pricing) means at checkout: Stripe gives the trial to a card plan
 // of a member who never had a plan, and not with a plan code (the two do not stack: flows/start-checkout.ts); the
-// trial's recurring lines are charged when it ends, the rest today. PayPal and bank transfer pay the plan's first
+// trial's plan is charged when it ends, the rest today. PayPal and bank transfer pay the plan's first
 // period at once. Said before the Pay button, and by it, so nobody pays expecting a free week or the reverse.
 
 import type { PaymentMethodValue } from '#shared/cart.ts'
@@ -15,10 +15,10 @@ function useCardTrial(lines: CartLine[]) {
   const { data: entitlements } = useEntitlements()
   const plan = lines.find((line) => line.kind === 'plan')
   if (!plan || !entitlements?.trialAvailable) return null
-  const recurring = lines.filter((line) => line.recurringInterval)
-  // Any code on a recurring line becomes the subscription's Stripe coupon, which takes the trial's place.
-  const planCode = recurring.some((line) => line.discountMinor > 0)
-  const deferredMinor = recurring.reduce((sum, line) => sum + line.priceMinor - line.discountMinor, 0)
+  // The plan is the checkout's only recurring line: a monthly service is never checked out with it (decision 0136).
+  // A code on the plan becomes the subscription's Stripe coupon, which takes the trial's place.
+  const planCode = plan.discountMinor > 0
+  const deferredMinor = plan.priceMinor - plan.discountMinor
   return { plan, planCode, deferredMinor }
 }
 

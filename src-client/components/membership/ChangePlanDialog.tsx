@@ -1,4 +1,5 @@
-// Change plan: choose a plan and cycle, see what Stripe will charge now (prorated), then confirm that amount.
+// Change plan: choose a plan and cycle, see what Stripe will charge now (prorated), then confirm that amount. The
+// confirmation names the preview; the server charges at the date it kept for it (decision 0135).
 import { useMutation, useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
 import { useTRPC } from '#client/lib/use-trpc.ts'
@@ -53,6 +54,8 @@ export function ChangePlanDialog({
       onClose()
     } catch (error) {
       notifyError(error, 'Could not change your plan')
+      // The server uses a shown price once and for a few minutes: whatever failed, the member sees the price again.
+      preview.reset()
     }
     await onDone()
   }

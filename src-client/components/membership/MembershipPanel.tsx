@@ -102,6 +102,8 @@ export function MembershipPanel({ wanted }: { wanted: PlanChoice | null }) {
     }
   }
 
+  // A payment is owed: the card is updated in Stripe's portal first; Change plan is not offered until then.
+  const pastDue = m.status === 'past_due'
   return (
     <section className={card} aria-labelledby="membership-plan">
       <h2 id="membership-plan" className={css({ fontSize: 'xl', fontWeight: 'bold' })}>
@@ -134,10 +136,10 @@ export function MembershipPanel({ wanted }: { wanted: PlanChoice | null }) {
         {m.canManageBilling ? (
           <button
             type="button"
-            className={button({ variant: 'outline' })}
+            className={button({ variant: pastDue ? 'primary' : 'outline' })}
             {...whilePending(portal.isPending, 'onClick', () => void onManageBilling())}
           >
-            {portal.isPending ? 'Opening…' : 'Manage billing'}
+            {portal.isPending ? 'Opening…' : pastDue ? 'Update card' : 'Manage billing'}
           </button>
         ) : null}
         {m.canCancel ? (

@@ -83,12 +83,13 @@ describe('what a cancelled order held comes back', () => {
   it('puts a PayPal order’s course, package and plan (with its cycle) back, at the catalogue’s prices', async () => {
     const { user, caller } = await shopper()
     const course = await ownCourse(3_300)
-    const seo = await servicePackage(db(), 'seo-management', 'Starter SEO Monthly')
+    // A one-off package: a monthly one never shares a checkout with a plan (decision 0136).
+    const audit = await servicePackage(db(), 'seo-audit', 'Essential Audit')
     await caller.cart.add({ kind: 'course', courseId: course.id })
-    await caller.cart.add({ kind: 'service_package', packageId: seo.id })
+    await caller.cart.add({ kind: 'service_package', packageId: audit.id })
     await caller.cart.add({ kind: 'plan', planId: 'pro', billingCycle: 'annual' })
     const started = await caller.payments.start({ currency: 'USD', method: 'paypal' })
-    expect(started).toMatchObject({ method: 'paypal', totalMinor: 3_300 + 49_900 + 19_999 })
+    expect(started).toMatchObject({ method: 'paypal', totalMinor: 3_300 + 19_900 + 19_999 })
     if (started.method !== 'paypal') throw new Error('expected a PayPal order')
     expect(await cartKeys(user.id)).toEqual([])
 
@@ -102,9 +103,9 @@ describe('what a cancelled order held comes back', () => {
     expect(rows).toEqual([
       { kind: 'course', course_id: course.id, service_package_id: null, plan_id: null, billing_cycle: null },
       { kind: 'plan', course_id: null, service_package_id: null, plan_id: 'pro', billing_cycle: 'annual' },
-      { kind: 'service_package', course_id: null, service_package_id: seo.id, plan_id: null, billing_cycle: null },
+      { kind: 'service_package', course_id: null, service_package_id: audit.id, plan_id: null, billing_cycle: null },
     ])
-    const total = 3_300 + 49_900 + 19_999
+    const total = 3_300 + 19_900 + 19_999
     expect((await caller.cart.list())?.totals).toEqual([
       { currency: 'USD', itemCount: 3, subtotalMinor: total, taxMinor: 0, discountMinor: 0, totalMinor: total },
     ])

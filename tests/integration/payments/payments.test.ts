@@ -6,6 +6,7 @@ import { readEnv } from '../../../src-server/kernel/env.ts'
 import { listOrdersForStaff } from '../../../src-server/orders/repository.ts'
 import { defaultPayments, type PaymentsConfig, paymentsFromEnv } from '../../../src-server/payments/config.ts'
 import { isPremium } from '../../../src-server/subscriptions/premium.ts'
+import { CART_MESSAGES, PAYMENT_MESSAGES } from '../../../src-shared/cart.ts'
 import { createUser, type TestUser } from '../../support/factories.ts'
 import type { FakeStripe } from '../../support/fake-stripe.ts'
 import { type PaymentsServer, startPaymentsServer } from '../../support/payments-server.ts'
@@ -176,10 +177,8 @@ describe('card checkout', () => {
     const user = await createUser(db())
     const caller = await shopCaller(db(), user, payments)
     const course = await publishedCourse(db(), 6)
-    const seo = await servicePackage(db(), 'seo-management', 'Starter SEO Monthly')
     await caller.cart.add({ kind: 'course', courseId: course.id })
     await caller.cart.add({ kind: 'plan', planId: 'pro', billingCycle: 'monthly' })
-    await caller.cart.add({ kind: 'service_package', packageId: seo.id })
     expect((await caller.purchases.entitlements()).isPremium).toBe(false)
 
     const started = await caller.payments.start({ currency: 'USD', method: 'card' })
@@ -192,9 +191,8 @@ describe('card checkout', () => {
     const intervals = params.line_items.map(
       (item: { price_data: { recurring?: { interval: string } } }) => item.price_data.recurring?.interval ?? null,
     )
-    expect(intervals.sort()).toEqual(['month', 'month', null].sort())
-    // As Stripe does: the trial is the whole subscription's, so its recurring prices (the plan and the monthly
-    // package) are charged nothing now; the course is (decision 0089).
+    expect(intervals.sort()).toEqual(['month', null].sort())
+    // As Stripe does: the trial's plan is charged nothing now; the course is (decision 0089).
     expect(session.amount_total).toBe(course.price_minor)
     expect(await fake.deliver('checkout.session.completed', fake.completeSession(sessionId))).toBe(200)
 
@@ -204,12 +202,6 @@ describe('card checkout', () => {
       plan: { id: 'pro', name: 'Pro', billingCycle: 'monthly', status: 'trialing' },
       courseIds: [course.id],
     })
-    const serviceOrders = await db()
-      .selectFrom('service_orders')
-      .select('title')
-      .where('user_id', '=', user.id)
-      .execute()
-    expect(serviceOrders).toEqual([{ title: 'SEO Management - Starter SEO Monthly' }])
     expect(await caller.cart.list()).toMatchObject({ count: 0 })
     expect((await caller.purchases.myCourses()).map((c) => c.id)).toEqual([course.id])
 
@@ -221,6 +213,61 @@ describe('card checkout', () => {
       status: 'canceled',
     })
     expect((await caller.purchases.entitlements()).isPremium).toBe(false)
+  })
+
+  it('keeps a plan and a monthly service out of one checkout: each is its own subscription (decision 0136)', async () => {
+    const user = await createUser(db())
+    const caller = await shopCaller(db(), user, payments)
+    const seo = await servicePackage(db(), 'seo-management', 'Starter SEO Monthly')
+    const audit = await servicePackage(db(), 'seo-audit', 'Essential Audit')
+    const inCart = { code: 'CONFLICT', message: CART_MESSAGES.planWithService }
+    // Refused in the cart, whichever comes first; a one-off service still goes beside a plan.
+    await caller.cart.add({ kind: 'plan', planId: 'pro', billingCycle: 'monthly' })
+    await expect(caller.cart.add({ kind: 'service_package', packageId: seo.id })).rejects.toMatchObject(inCart)
+    await caller.cart.add({ kind: 'service_package', packageId: audit.id })
+    await caller.cart.clear()
+    await caller.cart.add({ kind: 'service_package', packageId: seo.id })
+    await expect(caller.cart.add({ kind: 'plan', planId: 'basic', billingCycle: 'annual' })).rejects.toMatchObject(
+      inCart,
+    )
+    expect(await cartKeys(user)).toEqual([`service_package:${seo.id}`])
+
+    // A cart that holds both anyway (filled before this rule): refused at checkout by every method, before any order.
+    await db()
+      .insertInto('cart_items')
+      .values({ user_id: user.id, kind: 'plan', plan_id: 'pro', billing_cycle: 'monthly' })
+      .execute()
+    const sessions = fake.sessions.size
+    for (const method of ['card', 'paypal', 'bank_transfer'] as const) {
+      await expect(caller.payments.start({ currency: 'USD', method })).rejects.toMatchObject({
+        code: 'CONFLICT',
+        message: PAYMENT_MESSAGES.planWithService,
+      })
+    }
+    expect(fake.sessions.size).toBe(sessions)
+    expect(await db().selectFrom('orders').select('id').where('user_id', '=', user.id).execute()).toEqual([])
+
+    // One after the other: the service pays its first month now, then the plan starts its trial on its own.
+    await db().deleteFrom('cart_items').where('user_id', '=', user.id).where('kind', '=', 'plan').execute()
+    const service = await caller.payments.start({ currency: 'USD', method: 'card' })
+    if (service.method !== 'card') throw new Error('expected card')
+    const serviceSession = new URL(service.url).pathname.split('/').pop()!
+    expect(fake.createParams.get(serviceSession)?.subscription_data?.trial_period_days).toBeUndefined()
+    expect(fake.sessions.get(serviceSession)?.amount_total).toBe(seo.price_minor)
+    expect(await fake.deliver('checkout.session.completed', fake.completeSession(serviceSession))).toBe(200)
+    await caller.cart.add({ kind: 'plan', planId: 'pro', billingCycle: 'monthly' })
+    const plan = await caller.payments.start({ currency: 'USD', method: 'card' })
+    if (plan.method !== 'card') throw new Error('expected card')
+    const planSession = new URL(plan.url).pathname.split('/').pop()!
+    expect(fake.createParams.get(planSession)).toMatchObject({ subscription_data: { trial_period_days: '7' } })
+    expect(fake.createParams.get(planSession)?.line_items).toHaveLength(1)
+    expect(await fake.deliver('checkout.session.completed', fake.completeSession(planSession))).toBe(200)
+    const serviceSub = fake.sessions.get(serviceSession)?.subscription
+    const planSub = fake.sessions.get(planSession)?.subscription
+    expect(serviceSub).toBeTruthy()
+    expect(planSub).toBeTruthy()
+    expect(planSub).not.toBe(serviceSub)
+    expect(await caller.purchases.entitlements()).toMatchObject({ plan: { id: 'pro', status: 'trialing' } })
   })
 
   it('refuses card checkout when Stripe is not configured, and reports Stripe failures', async () => {

@@ -2,8 +2,11 @@
 // clock: the trial told truthfully, the first charge, a failed renewal (past due, one e-mail, Premium until the
 // grace days end), cancel and resume, plan changes with the previewed proration, the portal, one trial per user.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { MEMBERSHIP_MESSAGES } from '../../../src-server/flows/membership.ts'
+import { advanceClock, resetClock } from '../../../src-server/kernel/clock.ts'
 import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
 import type { PaymentsConfig } from '../../../src-server/payments/config.ts'
+import { CHANGE_QUOTE_MINUTES } from '../../../src-server/subscriptions/change-quotes.ts'
 import { isPremium } from '../../../src-server/subscriptions/premium.ts'
 import { createUser, type TestUser } from '../../support/factories.ts'
 import type { FakeStripe } from '../../support/fake-stripe.ts'
@@ -205,6 +208,100 @@ describe('a card membership', () => {
     })
     const { url } = await caller.membership.billingPortal()
     expect(url).toMatch(new RegExp(`^${fake.url}/portal/bps_`))
+  })
+
+  it('a plan change is prorated at the previewed moment only: another date, another plan or a stale preview is refused', async () => {
+    const { member, caller, subscription } = await subscribe('basic', 'monthly')
+    await fake.advance(8 * DAY + 10 * DAY) // paid, and a third into the first paid month
+    const item = () => fake.billing.retrieve(subscription.id)!.items.data[0]!
+    const { current_period_start: periodStart, current_period_end: periodEnd } = item()
+    const reviewAgain = { code: 'CONFLICT', message: MEMBERSHIP_MESSAGES.reviewAgain }
+    const preview = await caller.membership.previewChange({ planId: 'enterprise', billingCycle: 'monthly' })
+    expect(preview.amountDueMinor).toBeGreaterThan(0)
+    // A second before the period ends, an upgrade would cost nothing: refused, and Stripe is not asked to change.
+    await expect(
+      caller.membership.changePlan({ planId: 'enterprise', billingCycle: 'monthly', prorationDate: periodEnd - 1 }),
+    ).rejects.toMatchObject(reviewAgain)
+    // The preview's date with another plan than the one previewed.
+    await expect(
+      caller.membership.changePlan({ planId: 'pro', billingCycle: 'monthly', prorationDate: preview.prorationDate }),
+    ).rejects.toMatchObject(reviewAgain)
+    expect(item().price.unit_amount).toBe(999)
+
+    // A preview confirmed after its minutes are over: shown again.
+    await advanceClock((CHANGE_QUOTE_MINUTES + 1) * 60)
+    try {
+      await expect(
+        caller.membership.changePlan({
+          planId: 'enterprise',
+          billingCycle: 'monthly',
+          prorationDate: preview.prorationDate,
+        }),
+      ).rejects.toMatchObject(reviewAgain)
+    } finally {
+      resetClock()
+    }
+
+    // The preview confirmed in time: the member pays what it showed, once.
+    const shown = await caller.membership.previewChange({ planId: 'enterprise', billingCycle: 'monthly' })
+    await caller.membership.changePlan({
+      planId: 'enterprise',
+      billingCycle: 'monthly',
+      prorationDate: shown.prorationDate,
+    })
+    const charged = await db()
+      .selectFrom('subscription_invoices')
+      .select('amount_minor')
+      .where('user_id', '=', member.id)
+      .where('billing_reason', '=', 'subscription_update')
+      .execute()
+    expect(charged).toEqual([{ amount_minor: shown.amountDueMinor }])
+
+    // A downgrade prorated at the period's start would credit the whole period: refused too.
+    await caller.membership.previewChange({ planId: 'basic', billingCycle: 'monthly' })
+    await expect(
+      caller.membership.changePlan({ planId: 'basic', billingCycle: 'monthly', prorationDate: periodStart }),
+    ).rejects.toMatchObject(reviewAgain)
+    expect(item().price.unit_amount).toBe(shown.newPriceMinor)
+  })
+
+  it('past due: no plan change (it would credit a period never paid) until the card is updated', async () => {
+    const { member, caller, subscription } = await subscribe('pro', 'monthly')
+    await fake.advance(8 * DAY) // the first charge, paid
+    const pastDue = { code: 'PRECONDITION_FAILED', message: MEMBERSHIP_MESSAGES.pastDue }
+    // Stripe knows of the failure before its webhook arrives here: refused already.
+    const sub = fake.billing.subscriptions.get(subscription.id)!
+    sub.status = 'past_due'
+    try {
+      await expect(caller.membership.previewChange({ planId: 'basic', billingCycle: 'monthly' })).rejects.toMatchObject(
+        pastDue,
+      )
+    } finally {
+      sub.status = 'active'
+    }
+    const paidThrough = fake.billing.retrieve(subscription.id)!.items.data[0]!.current_period_end
+    fake.billing.failPayments(member.email)
+    await fake.advance(paidThrough - fake.billing.now + 3600)
+    expect(await caller.membership.get()).toMatchObject({
+      status: 'past_due',
+      canChangePlan: false,
+      canManageBilling: true,
+    })
+    await expect(caller.membership.previewChange({ planId: 'basic', billingCycle: 'monthly' })).rejects.toMatchObject(
+      pastDue,
+    )
+    await expect(
+      caller.membership.changePlan({ planId: 'basic', billingCycle: 'monthly', prorationDate: fake.billing.now }),
+    ).rejects.toMatchObject(pastDue)
+    expect(fake.billing.retrieve(subscription.id)!.items.data[0]!.price.unit_amount).toBe(1999)
+
+    // A new card pays what is open: the change is offered again.
+    fake.billing.payOpenInvoices(subscription.customer)
+    await fake.flush()
+    expect(await caller.membership.get()).toMatchObject({ status: 'active', canChangePlan: true })
+    expect(
+      (await caller.membership.previewChange({ planId: 'basic', billingCycle: 'monthly' })).amountDueMinor,
+    ).toBeGreaterThanOrEqual(0)
   })
 
   it('refuses a second plan: in the cart and at checkout, whatever the client sends', async () => {
