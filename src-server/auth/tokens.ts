@@ -38,18 +38,8 @@ export async function issueToken(
   /** 25 bytes (200 bits) for a link; a code typed by hand is shorter (and its checks rate-limited). */
   byteLength = 25,
 ): Promise<string> {
-  const token = randomToken(byteLength)
   await deletePendingTokens(db, userId, purpose)
-  await db
-    .insertInto('auth_tokens')
-    .values({
-      token_hash: hashToken(token),
-      user_id: userId,
-      purpose,
-      expires_at: new Date(now.getTime() + TOKEN_TTL_MS[purpose]),
-    })
-    .execute()
-  return token
+  return insertToken(db, userId, purpose, now, byteLength)
 }
 
 /** What a sign-up chose, kept on its verification link until the address is proven (decision 0134). */
@@ -63,18 +53,33 @@ export interface SignupCredentials {
  * A verification link for one sign-up, carrying its credentials. Earlier sign-ups' links keep working: each applies
  * its own sign-up's password, so a stranger's sign-up with the same address cannot replace the owner's.
  */
-export async function issueSignupToken(db: DB, userId: string, signup: SignupCredentials, now = clock.now()) {
-  const token = randomToken(25)
+export function issueSignupToken(db: DB, userId: string, signup: SignupCredentials, now = clock.now()) {
+  return insertToken(db, userId, 'verify_email', now, 25, signup)
+}
+
+async function insertToken(
+  db: DB,
+  userId: string,
+  purpose: TokenPurpose,
+  now: Date,
+  byteLength: number,
+  signup?: SignupCredentials,
+): Promise<string> {
+  const token = randomToken(byteLength)
   await db
     .insertInto('auth_tokens')
     .values({
       token_hash: hashToken(token),
       user_id: userId,
-      purpose: 'verify_email',
-      expires_at: new Date(now.getTime() + TOKEN_TTL_MS.verify_email),
-      signup_password_hash: signup.passwordHash,
-      signup_first_name: signup.firstName,
-      signup_last_name: signup.lastName,
+      purpose,
+      expires_at: new Date(now.getTime() + TOKEN_TTL_MS[purpose]),
+      ...(signup
+        ? {
+            signup_password_hash: signup.passwordHash,
+            signup_first_name: signup.firstName,
+            signup_last_name: signup.lastName,
+          }
+        : {}),
     })
     .execute()
   return token
@@ -111,15 +116,7 @@ function signupOf(
 
 /** Uses a verification link: its user and the sign-up it carries (null for links from before decision 0134). */
 export async function consumeVerificationToken(db: DB, token: string, now = clock.now()) {
-  const row = await db
-    .updateTable('auth_tokens')
-    .set({ used_at: now })
-    .where('token_hash', '=', hashToken(token))
-    .where('purpose', '=', 'verify_email')
-    .where('used_at', 'is', null)
-    .where('expires_at', '>', now)
-    .returning(['user_id', 'signup_password_hash', 'signup_first_name', 'signup_last_name'])
-    .executeTakeFirst()
+  const row = await takeToken(db, token, 'verify_email', now)
   return row ? { userId: row.user_id, signup: signupOf(row) } : null
 }
 
@@ -130,16 +127,20 @@ export async function consumeToken(
   purpose: TokenPurpose,
   now = clock.now(),
 ): Promise<string | null> {
-  const row = await db
+  return (await takeToken(db, token, purpose, now))?.user_id ?? null
+}
+
+/** The one UPDATE … WHERE unused AND unexpired that uses a token: its row, or undefined. */
+function takeToken(db: DB, token: string, purpose: TokenPurpose, now: Date) {
+  return db
     .updateTable('auth_tokens')
     .set({ used_at: now })
     .where('token_hash', '=', hashToken(token))
     .where('purpose', '=', purpose)
     .where('used_at', 'is', null)
     .where('expires_at', '>', now)
-    .returning('user_id')
+    .returning(['user_id', 'signup_password_hash', 'signup_first_name', 'signup_last_name'])
     .executeTakeFirst()
-  return row?.user_id ?? null
 }
 
 /** Removes tokens used or expired before `before` (the retention job): they can never be used again anyway. */
