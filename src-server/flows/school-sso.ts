@@ -293,19 +293,21 @@ export async function assertSignInAllowed(db: DB, userId: string): Promise<void>
 }
 
 /**
- * Refuses a new passkey (a way in of the account's own: it signs in alone) while a school holds the account to its
- * single sign-on: it could not sign in while the requirement holds (assertSignInAllowed), so the page says so at once
- * rather than after the ceremony. A second factor is not refused: it signs in nobody alone, and the school's sign-in
- * asks for it too.
+ * Why this account may not add a passkey, or null: a school holds it to its single sign-on, and a passkey (a way in of
+ * the account's own: it signs in alone) could not sign in while the requirement holds (assertSignInAllowed). The page
+ * shows it in place of the form; the procedures refuse with it. A second factor is not refused: it signs in nobody
+ * alone, and the school's sign-in asks for it too.
  */
-export async function assertMayAddPasskey(db: DB, userId: string): Promise<void> {
+export async function passkeyRefusal(db: DB, userId: string): Promise<string | null> {
   const school = await schoolRequiringSsoOf(db, userId)
-  if (school) {
-    throw new DomainError(
-      'forbidden',
-      `${school.name} requires its members to sign in with single sign-on, so this account cannot add a passkey`,
-    )
-  }
+  return school
+    ? `${school.name} requires its members to sign in with single sign-on, so this account cannot add a passkey`
+    : null
+}
+
+export async function assertMayAddPasskey(db: DB, userId: string): Promise<void> {
+  const refusal = await passkeyRefusal(db, userId)
+  if (refusal) throw new DomainError('forbidden', refusal)
 }
 
 /**

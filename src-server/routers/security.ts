@@ -21,7 +21,7 @@ import {
   twoFactorSettings,
   twoFactorStatus,
 } from '../auth/two-factor.ts'
-import { assertMayAddPasskey } from '../flows/school-sso.ts'
+import { assertMayAddPasskey, passkeyRefusal } from '../flows/school-sso.ts'
 import { passwordsTypedHere } from '../trpc/context.ts'
 import { authedProcedure, router } from '../trpc/init.ts'
 import { paceSecurityTries } from '../trpc/security-pace.ts'
@@ -33,6 +33,8 @@ export const securityRouter = router({
     staffMustEnrol: ctx.config.staffTwoFactor === 'required' && staffRoleNeedsTwoFactor(ctx.user.role),
     sessions: await listSessions(ctx.db, ctx.user.id, ctx.session.id),
     passkeys: await listPasskeys(ctx.db, ctx.user.id),
+    /** Why Add a passkey is not offered (a school holds the account to its single sign-on), or null. */
+    passkeyRefusal: await passkeyRefusal(ctx.db, ctx.user.id),
     /** How a removal is confirmed: the password (or an app code), or an e-mailed code. */
     confirm: await confirmationMethod(ctx.db, ctx.user.id, passwordsTypedHere(ctx)),
   })),

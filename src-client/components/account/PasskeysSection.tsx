@@ -72,7 +72,13 @@ export function PasskeysSection({ overview }: { overview: Overview }) {
             ))}
           </ul>
         )}
-        <AddForm confirm={overview.confirm} onDone={refresh} />
+        {overview.passkeyRefusal ? (
+          <p data-testid="passkey-refusal" className={css({ color: 'fg.muted' })}>
+            {overview.passkeyRefusal}.
+          </p>
+        ) : (
+          <AddForm confirm={overview.confirm} onDone={refresh} />
+        )}
       </div>
     </SectionCard>
   )

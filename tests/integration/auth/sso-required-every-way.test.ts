@@ -129,6 +129,7 @@ describe('a school that requires its single sign-on', () => {
 
     // Before the requirement: Max adds a passkey (a fresh proof, as always), and Google signs him in.
     const maxBefore = await callerAs(db(), max)
+    expect((await maxBefore.security.overview()).passkeyRefusal).toBeNull()
     const authenticator = softAuthenticator()
     const options = await maxBefore.security.passkeyOptions({ password: max.password })
     await maxBefore.security.addPasskey({
@@ -179,7 +180,12 @@ describe('a school that requires its single sign-on', () => {
         response: softAuthenticator().register(lateOptions, PASSKEY_ORIGIN) as never,
       }),
     ).rejects.toThrow(/cannot add a passkey/)
-    expect((await maxNow.security.overview()).passkeys.map((row) => row.name)).toEqual(['Laptop'])
+    const overview = await maxNow.security.overview()
+    expect(overview.passkeys.map((row) => row.name)).toEqual(['Laptop'])
+    // The page says so in place of the form (decision 0130 had it refused only when sent).
+    expect(overview.passkeyRefusal).toBe(
+      `${name} requires its members to sign in with single sign-on, so this account cannot add a passkey`,
+    )
 
     // Saved again with the requirement still on: nothing more ends (a session made through the school stays).
     const kept = await sessionsOf(max)
