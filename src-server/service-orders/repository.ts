@@ -354,6 +354,11 @@ export async function orderDetail(db: DB, id: string, staff: boolean) {
     paymentGivenBack: line.refunded_at
       ? { at: line.refunded_at.toISOString(), byDispute: line.refund_method === 'dispute' }
       : null,
+    /**
+     * Staff: the buyer's bank is disputing the payment and nothing is decided yet (the order is Disputed and this
+     * line not given back): the order's access is withheld meanwhile, and staff hold the work rather than deliver it.
+     */
+    paymentDisputed: staff && line.order_status === 'disputed' && !line.refunded_at,
     periods: periods.map((period) => ({
       id: period.id,
       number: period.number,

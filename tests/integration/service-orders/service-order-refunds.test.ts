@@ -201,6 +201,23 @@ describe('a refunded service order', () => {
     expect(refundsAtStripe(intent)).toEqual([])
   })
 
+  it('while a dispute is open its page tells staff to hold the work; a won dispute clears it', async () => {
+    const { caller, intent, captured, orders } = await buyByCard(['uk-company-formation', 'Premium'])
+    const { id } = orders[0]!
+    const admins = await staff(admin)
+    expect((await admins.admin.serviceOrders.detail({ id })).paymentDisputed).toBe(false)
+    const dispute = fake.disputeOf(intent, 'needs_response', captured)
+    expect(await fake.deliver('charge.dispute.created', dispute)).toBe(200)
+    const open = await admins.admin.serviceOrders.detail({ id })
+    expect(open.paymentDisputed).toBe(true)
+    expect(open.paymentGivenBack).toBeNull()
+    // The buyer's own view never says it (staff only).
+    expect((await caller.serviceOrders.detail({ id })).paymentDisputed).toBe(false)
+    const won = { ...dispute, status: 'won' }
+    expect(await fake.deliver('charge.dispute.closed', won)).toBe(200)
+    expect((await admins.admin.serviceOrders.detail({ id })).paymentDisputed).toBe(false)
+  })
+
   it('a completed order refunded afterwards keeps its status, and says the payment was refunded', async () => {
     const { buyer, caller, orderId, orders } = await buyByCard(['uk-company-formation', 'Standard'])
     const { id } = orders[0]!

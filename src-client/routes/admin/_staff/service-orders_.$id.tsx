@@ -105,6 +105,16 @@ function ServiceOrderDetail() {
               {givenBackLine(order.paymentGivenBack, order.status)}
             </p>
           ) : null}
+          {order.paymentDisputed ? (
+            <p
+              role="note"
+              data-testid="payment-disputed"
+              className={css({ fontSize: 'sm', fontWeight: 'semibold', color: 'danger', mt: '1' })}
+            >
+              The buyer’s bank is disputing this payment: hold the work until the dispute is decided (see order{' '}
+              {order.orderReference}).
+            </p>
+          ) : null}
         </div>
         <div className={css({ display: 'flex', gap: '2', flexWrap: 'wrap' })}>
           {can('editor') && may('start') ? (
