@@ -5,6 +5,7 @@
 // billing details, the earnings ledger and the audit log keyed to the account id only. Rerunning it changes nothing.
 import { formatDate } from '../../src-shared/dates.ts'
 import { ACCOUNT_DELETION_COOL_OFF_DAYS } from '../../src-shared/retention.ts'
+import { liveGrants } from '../access/ledger.ts'
 import { record } from '../audit/repository.ts'
 import { type ActionProof, confirmAction } from '../auth/confirm-action.ts'
 import { invalidateUserSessions } from '../auth/session.ts'
@@ -65,8 +66,24 @@ export async function deletionBlockers(db: DB, userId: string): Promise<string[]
   return blockers
 }
 
-/** What the erasure will do to the person's teaching, each a sentence the form shows before they confirm. */
+/**
+ * What the erasure will take from the person, each a sentence the form shows before they confirm: the courses they
+ * hold and a Premium term still running (a renewing plan is a blocker instead; a gifted or cancelled one runs on to its
+ * end and is lost with the account), then what it does to their teaching.
+ */
 export async function deletionConsequences(db: DB, userId: string): Promise<string[]> {
+  const consequences: string[] = []
+  const grants = await liveGrants(db, userId)
+  const heldCourses = new Set(
+    grants.flatMap((held) => (held.kind === 'course' && held.courseId ? [held.courseId] : [])),
+  )
+  if (heldCourses.size > 0) consequences.push(DELETION_CONSEQUENCES.courses(heldCourses.size))
+  const premium = grants.filter((held) => held.kind === 'premium')
+  if (premium.length > 0) {
+    const ends = premium.map((held) => held.endsAt)
+    const last = ends.includes(null) ? null : new Date(Math.max(...ends.map((end) => end!.getTime())))
+    consequences.push(DELETION_CONSEQUENCES.premiumAccess(last))
+  }
   const taught = await db
     .selectFrom('course_instructors as i')
     .innerJoin('courses as c', 'c.id', 'i.course_id')
@@ -74,7 +91,6 @@ export async function deletionConsequences(db: DB, userId: string): Promise<stri
     .where('i.user_id', '=', userId)
     .execute()
   const onSale = taught.filter((course) => course.role === 'owner' && course.status === 'published')
-  const consequences: string[] = []
   if (onSale.length > 0) consequences.push(DELETION_CONSEQUENCES.offSale(onSale.length))
   if (onSale.some((course) => course.included_in_premium)) consequences.push(DELETION_CONSEQUENCES.premium)
   if (taught.some((course) => course.role === 'co')) consequences.push(DELETION_CONSEQUENCES.coTeaching)
@@ -82,6 +98,14 @@ export async function deletionConsequences(db: DB, userId: string): Promise<stri
 }
 
 export const DELETION_CONSEQUENCES = {
+  courses: (count: number) =>
+    count === 1
+      ? 'You lose the course you hold, with your progress and certificate.'
+      : `You lose the ${count} courses you hold, with your progress and certificates.`,
+  premiumAccess: (endsAt: Date | null) =>
+    endsAt
+      ? `Your Premium access, which runs until ${formatDate(endsAt)}, ends with your account. It is not refunded.`
+      : 'Your Premium access ends with your account.',
   offSale: (count: number) =>
     count === 1
       ? 'Your course is taken off sale. Learners who hold it keep it.'

@@ -42,7 +42,7 @@ test('a creator is told, before confirming, that their course leaves the shop an
   await page.setViewportSize({ width: 390, height: 844 })
   await page.goto('/account/security')
   const section = page.getByRole('region', { name: 'Delete my account' })
-  const consequences = section.getByRole('list', { name: 'What happens to your teaching' })
+  const consequences = section.getByRole('list', { name: 'What deleting your account does' })
   await expect(consequences.getByRole('listitem')).toHaveText([
     'Your course is taken off sale. Learners who hold it keep it.',
     'Minutes Premium members watch this month earn you no share of the Premium pool.',

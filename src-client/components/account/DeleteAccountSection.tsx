@@ -80,7 +80,7 @@ export function DeleteAccountSection() {
       ) : (
         <div className={stack}>
           {status.data.consequences.length > 0 ? (
-            <ul aria-label="What happens to your teaching" className={list}>
+            <ul aria-label="What deleting your account does" className={list}>
               {status.data.consequences.map((consequence) => (
                 <li key={consequence}>{consequence}</li>
               ))}

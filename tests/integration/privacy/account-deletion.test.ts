@@ -682,6 +682,28 @@ describe('delete my account', () => {
     ).toEqual({ enabled: false, disabled_reason: 'The school owner’s account was deleted' })
   })
 
+  it('tells a learner, before confirming, the courses and the Premium term they lose with the account', async () => {
+    const learner = await createUser(db())
+    const asLearner = await callerAs(db(), learner)
+    expect((await asLearner.privacy.deletion()).consequences).toEqual([])
+    const first = await ownedCourse(db(), (await createUser(db())).id, 1500, 'Held One')
+    const second = await ownedCourse(db(), (await createUser(db())).id, 2500, 'Held Two')
+    const orderId = await placeOrder(db(), {
+      userId: learner.id,
+      courses: [first, second],
+      reference: 'HELD-TWO',
+      method: 'bank_transfer',
+    })
+    expect(await markPaid(db(), orderId, { source: 'staff' })).toBe('fulfilled')
+    // A gifted (or cancelled) Premium term: it does not renew, so it is no blocker, but it runs on to its end.
+    const endsAt = new Date(now().getTime() + 40 * DAY * 1000)
+    await grant(db(), { userId: learner.id, right: { kind: 'premium' }, source: { kind: 'staff' }, endsAt })
+    const status = await asLearner.privacy.deletion()
+    expect(status.blockers).toEqual([])
+    expect(status.consequences).toEqual([DELETION_CONSEQUENCES.courses(2), DELETION_CONSEQUENCES.premiumAccess(endsAt)])
+    expect(status.consequences[1]).toMatch(/runs until \d+ \w+ \d{4}, ends with your account/)
+  })
+
   it('tells a creator with unpaid earnings and the owner what to do first', async () => {
     const creator = await createUser(db())
     const course = await ownedCourse(db(), creator.id, 4000, 'Earning Course')
