@@ -1,5 +1,5 @@
 // A control whose save is running: aria-disabled, not disabled (a disabled control drops the keyboard's focus to the
-// page, WCAG 2.4.3), and its action ignored until the save ends. One piece for every such button, select and
+// page, WCAG 2.4.3), and its action ignored until the save ends (and a double-click's second click with it). One piece for every such button, select and
 // checkbox (the button recipe's `_disabled` style covers aria-disabled too), and a file input whose upload runs.
 import type { ChangeEvent } from 'react'
 
@@ -14,12 +14,31 @@ export function whilePending<K extends 'onClick' | 'onChange', E>(
   act: (event: E) => unknown,
 ): { 'aria-disabled': true | undefined } & Record<K, (event: E) => void> {
   const guarded = (event: E) => {
-    if (!pending) act(event)
+    const ignored = handler === 'onClick' ? pending || clickedJustNow(event) : pending
+    if (!ignored) act(event)
     else if (handler === 'onClick') (event as { preventDefault?: () => void }).preventDefault?.()
   }
   return { 'aria-disabled': pending || undefined, [handler]: guarded } as {
     'aria-disabled': true | undefined
   } & Record<K, (event: E) => void>
+}
+
+/**
+ * A second click on the same control within this many milliseconds of one it acted on is the same press (a
+ * double-click). `pending` alone misses it: the save's pending state reaches the page a task after the first click
+ * (TanStack Query tells React on a timer), and the browser runs a waiting click before timers.
+ */
+export const SAME_PRESS_MS = 250
+const lastAccepted = new WeakMap<object, number>()
+
+/** Whether this click follows one the control acted on less than SAME_PRESS_MS ago; records it when not. */
+function clickedJustNow(event: unknown): boolean {
+  const { currentTarget, timeStamp } = event as { currentTarget?: unknown; timeStamp?: number }
+  if (!currentTarget || typeof currentTarget !== 'object' || typeof timeStamp !== 'number') return false
+  const last = lastAccepted.get(currentTarget)
+  if (last !== undefined && timeStamp - last >= 0 && timeStamp - last < SAME_PRESS_MS) return true
+  lastAccepted.set(currentTarget, timeStamp)
+  return false
 }
 
 /**

@@ -68,6 +68,25 @@ test('with the keyboard, a service order’s Send message keeps focus while the 
   expect(messages).toEqual([{ body: 'Is the name still available?' }])
 })
 
+test('a double-click on Send message sends the message once (the second click comes before the page shows it busy)', async ({
+  page,
+  db,
+  login,
+}) => {
+  const buyer = await login()
+  const id = await paidServiceOrder(db, buyer.id)
+  await page.goto(`/account/services/${id}`)
+  await page.getByRole('textbox', { name: 'Message', exact: true }).fill('Sent by a double-click')
+  await page.getByRole('button', { name: 'Send message' }).dblclick()
+  await expect(page.getByTestId('thread')).toContainText('Sent by a double-click')
+  const messages = await db
+    .selectFrom('service_order_messages')
+    .select('body')
+    .where('service_order_id', '=', id)
+    .execute()
+  expect(messages).toEqual([{ body: 'Sent by a double-click' }])
+})
+
 test('with the keyboard, Send message to an instructor keeps focus while the message is sent', async ({
   page,
   db,

@@ -1,7 +1,12 @@
 // whilePending (src-client/lib/while-pending.ts): a control whose save runs is aria-disabled, never disabled, and its
 // action is ignored meanwhile; an ignored click is cancelled, so a submit button sends its form only once.
 import { describe, expect, it, vi } from 'vitest'
-import { pickWhilePending, submitWhilePending, whilePending } from '../../src-client/lib/while-pending.ts'
+import {
+  pickWhilePending,
+  SAME_PRESS_MS,
+  submitWhilePending,
+  whilePending,
+} from '../../src-client/lib/while-pending.ts'
 
 const click = () => ({ preventDefault: vi.fn() })
 
@@ -44,6 +49,42 @@ describe('whilePending', () => {
     props.onClick(saving)
     expect(saving.preventDefault).toHaveBeenCalled()
     expect(props['aria-disabled']).toBe(true)
+  })
+})
+
+describe('a double-click', () => {
+  // A click as the browser gives it: on a control, at a time (ms).
+  const press = (control: object, timeStamp: number) => ({ currentTarget: control, timeStamp, preventDefault: vi.fn() })
+
+  it('acts once: the second click, before the pending state reaches the page, is cancelled', () => {
+    const act = vi.fn()
+    const control = {}
+    const props = whilePending(false, 'onClick', act)
+    props.onClick(press(control, 1000))
+    const second = press(control, 1000 + 40)
+    props.onClick(second)
+    expect(act).toHaveBeenCalledTimes(1)
+    expect(second.preventDefault).toHaveBeenCalled()
+  })
+
+  it('a submit button sends its form once', () => {
+    const control = {}
+    const first = press(control, 5000)
+    submitWhilePending(false).onClick(first)
+    expect(first.preventDefault).not.toHaveBeenCalled()
+    const second = press(control, 5000 + 10)
+    submitWhilePending(false).onClick(second)
+    expect(second.preventDefault).toHaveBeenCalled()
+  })
+
+  it('a later press acts again, and another control is its own', () => {
+    const act = vi.fn()
+    const control = {}
+    const props = whilePending(false, 'onClick', act)
+    props.onClick(press(control, 9000))
+    props.onClick(press({}, 9000 + 5))
+    props.onClick(press(control, 9000 + SAME_PRESS_MS))
+    expect(act).toHaveBeenCalledTimes(3)
   })
 })
 
