@@ -75,12 +75,13 @@ export function assertStorageFor(standing: CreatorStanding, bytes: number): void
   }
 }
 
+/** Each feature's name as a refusal's subject, with its verb ("Webhooks come", "The API comes"). */
 const FEATURE_NAMES: Record<CreatorPlanFeature, string> = {
-  api: 'The API',
-  webhooks: 'Webhooks',
-  sso: 'Single sign-on',
-  customDomain: 'A custom domain',
-  whiteLabel: 'White-label branding',
+  api: 'The API comes',
+  webhooks: 'Webhooks come',
+  sso: 'Single sign-on comes',
+  customDomain: 'A custom domain comes',
+  whiteLabel: 'White-label branding comes',
 }
 
 /**
@@ -101,7 +102,7 @@ export async function ownerPlanIncludesPromotions(db: DB, ownerId: string, now =
 export async function assertPlanIncludes(db: DB, ownerId: string, feature: CreatorPlanFeature, now = clock.now()) {
   if (!(await ownerPlanIncludes(db, ownerId, feature, now))) {
     const plan = feature === 'customDomain' ? 'Pro or Enterprise' : 'Enterprise'
-    throw new DomainError('precondition', `${FEATURE_NAMES[feature]} comes with the ${plan} plan: see Pricing`)
+    throw new DomainError('precondition', `${FEATURE_NAMES[feature]} with the ${plan} plan: see Pricing`)
   }
 }
 

@@ -380,7 +380,7 @@ describe('who may manage webhooks', { timeout: 90_000 }, () => {
     const pro = await createCreator(db(), { plan: 'pro' })
     const asPro = await callerAs(db(), pro)
     expect(await failure(asPro.webhooks.create({ url: receiver.url, eventTypes: ['order.paid'] } as never))).toMatch(
-      /^PRECONDITION_FAILED: Webhooks comes with the Enterprise plan/,
+      /^PRECONDITION_FAILED: Webhooks come with the Enterprise plan: see Pricing$/,
     )
     expect((await asPro.webhooks.panel()).included).toBe(false)
 
