@@ -115,6 +115,10 @@ export function AnalyticsView({
       </p>
 
       <AnalyticsSection id="revenue" title="Revenue">
+        <p data-testid="net-basis" className={css({ fontSize: 'sm', color: 'fg.muted' })}>
+          Net is after discounts, refunds and the platform fee, before card processing fees: Earnings takes those off
+          what creators are paid.
+        </p>
         {report.revenue.length === 0 ? (
           <EmptyState title="No sales in this period">Sales and refunds will show here per currency.</EmptyState>
         ) : (
