@@ -18,7 +18,11 @@ if (values.password.length < PASSWORD_MIN_LENGTH) {
 }
 
 const env = readEnv()
-const handle = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR })
+const handle = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR }).catch((error: unknown) => {
+  // e.g. the embedded database is the running server's (kernel/data-dir-lock.ts): say so, without a stack.
+  console.error(error instanceof Error ? error.message : error)
+  process.exit(1)
+})
 try {
   await migrateToLatest(handle.db)
   const result = await ensureOwner(handle.db, values.email, values.password)

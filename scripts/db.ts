@@ -12,7 +12,11 @@ if (command !== 'migrate' && command !== 'seed') {
 }
 
 const env = readEnv()
-const handle = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR })
+const handle = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR }).catch((error: unknown) => {
+  // e.g. the embedded database is the running server's (kernel/data-dir-lock.ts): say so, without a stack.
+  console.error(error instanceof Error ? error.message : error)
+  process.exit(1)
+})
 try {
   const applied = await migrateToLatest(handle.db)
   console.log(applied.length ? `Applied migrations: ${applied.join(', ')}` : 'Migrations: up to date')

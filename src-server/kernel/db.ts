@@ -5,6 +5,7 @@ import type { PGlite } from '@electric-sql/pglite'
 import { Kysely, PGliteDialect, PostgresDialect, sql, type Transaction } from 'kysely'
 import pg from 'pg'
 import type { Database } from '../../db/types.ts'
+import { lockDataDir } from './data-dir-lock.ts'
 import { PreparingClient } from './prepared-statements.ts'
 
 /** The database or a transaction on it (a Transaction is a Kysely): every repository function takes one. */
@@ -136,9 +137,11 @@ function pgliteTuningOptions(tuning: PgliteTuning = {}) {
 
 export async function openPglite(options: DatabaseOptions): Promise<DatabaseHandle> {
   let dataDir: string | undefined
+  let releaseDataDir = () => {}
   if (options.dataDir) {
     dataDir = path.resolve(options.dataDir, 'pglite')
     mkdirSync(dataDir, { recursive: true })
+    releaseDataDir = lockDataDir(dataDir)
   }
   // Loaded only here: a server on PostgreSQL does not carry the embedded database's code (decision 0030).
   const [{ PGlite }, { pg_trgm }] = await Promise.all([
@@ -151,6 +154,9 @@ export async function openPglite(options: DatabaseOptions): Promise<DatabaseHand
     loadDataDir: options.loadDataDir,
     extensions: { pg_trgm },
     ...pgliteTuningOptions(options.pgliteTuning),
+  }).catch((error: unknown) => {
+    releaseDataDir()
+    throw error
   })
   const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) })
   return {
@@ -160,6 +166,7 @@ export async function openPglite(options: DatabaseOptions): Promise<DatabaseHand
     async close() {
       await db.destroy()
       if (!pglite.closed) await pglite.close()
+      releaseDataDir()
     },
   }
 }
