@@ -2,6 +2,7 @@
 // README's `npm run admin:create` while the server runs, a second `npm start`) opened its own copy of the files,
 // wrote to it and said it had succeeded, and the two copies overwrote each other's pages. The lock file holds the
 // owner's pid; one whose process is gone (a crash, a reboot) is taken over.
+import { randomUUID } from 'node:crypto'
 import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs'
 
 /** Takes the folder's lock, or throws naming the process that holds it. Returns its release (idempotent). */
@@ -10,9 +11,11 @@ export function lockDataDir(dataDir: string): () => void {
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const fd = openSync(lockPath, 'wx')
-      writeSync(fd, String(process.pid))
+      // The pid, and a mark of this opening: a release removes the file only while it is still this opening's.
+      const content = `${process.pid} ${randomUUID()}`
+      writeSync(fd, content)
       closeSync(fd)
-      return releaseOnce(lockPath)
+      return releaseOnce(lockPath, content)
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
       const holder = Number.parseInt(readFileSync(lockPath, 'utf8'), 10)
@@ -39,13 +42,17 @@ function isAnotherLiveProcess(pid: number): boolean {
   }
 }
 
-function releaseOnce(lockPath: string): () => void {
+function releaseOnce(lockPath: string, content: string): () => void {
   let held = true
   const release = () => {
     if (!held) return
     held = false
     process.off('exit', release)
-    rmSync(lockPath, { force: true })
+    try {
+      if (readFileSync(lockPath, 'utf8') === content) rmSync(lockPath, { force: true })
+    } catch {
+      // already gone
+    }
   }
   // A process that ends without closing the database (an uncaught error, process.exit) still gives the folder back.
   process.on('exit', release)
