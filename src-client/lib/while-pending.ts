@@ -24,20 +24,20 @@ export function whilePending<K extends 'onClick' | 'onChange', E>(
 }
 
 /**
- * A second click on the same control within this many milliseconds of one it acted on is the same press (a
- * double-click). `pending` alone misses it: the save's pending state reaches the page a task after the first click
- * (TanStack Query tells React on a timer), and the browser runs a waiting click before timers.
+ * Controls that acted on a click whose save's pending state may not be on the page yet: a double-click's second click
+ * is the same press. `pending` alone misses it: TanStack Query tells React on a timer that the save started, and the
+ * browser runs a waiting click before timers. The mark is cleared two timer turns later, after that notice's timer
+ * (set in the same click, by the act or by the submit it leads to) and the render it causes; no clock is involved.
  */
-export const SAME_PRESS_MS = 250
-const lastAccepted = new WeakMap<object, number>()
+const actedJustNow = new WeakSet<object>()
 
-/** Whether this click follows one the control acted on less than SAME_PRESS_MS ago; records it when not. */
+/** Whether this click follows one the control acted on before its pending state could show; marks it when not. */
 function clickedJustNow(event: unknown): boolean {
-  const { currentTarget, timeStamp } = event as { currentTarget?: unknown; timeStamp?: number }
-  if (!currentTarget || typeof currentTarget !== 'object' || typeof timeStamp !== 'number') return false
-  const last = lastAccepted.get(currentTarget)
-  if (last !== undefined && timeStamp - last >= 0 && timeStamp - last < SAME_PRESS_MS) return true
-  lastAccepted.set(currentTarget, timeStamp)
+  const control = (event as { currentTarget?: unknown }).currentTarget
+  if (!control || typeof control !== 'object') return false
+  if (actedJustNow.has(control)) return true
+  actedJustNow.add(control)
+  setTimeout(() => setTimeout(() => actedJustNow.delete(control), 0), 0)
   return false
 }
 
