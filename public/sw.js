@@ -1,12 +1,17 @@
 // The service worker (issue 34), installed only for people who save lessons for offline (public/offline/store.js):
 // - pages: from the network; offline, a page saved with the shell (the saved-lessons page) or the offline page;
-// - saved lessons' videos and images: from the saved copy (with byte ranges, so the player can seek);
+//   online, a page's start also asks the server again for the saved lessons' passes (decision 0058);
+// - saved lessons' videos and images: from the saved copy (with byte ranges, so the player can seek), only while a
+//   saved lesson holding it has a pass that has not run out; online, the server is asked first, and a refusal (the
+//   Premium or purchase behind the copy ended) removes the lesson and answers as the server does;
 // - everything else: not touched, straight to the network.
+importScripts('/offline/records.js')
+const offline = self.skillforgeOffline
 const SHELL_CACHE = 'skillforge-shell-v1'
-const MEDIA_CACHE = 'skillforge-saved-media-v1'
 const SHELL = [
   '/saved',
   '/offline.html',
+  '/offline/records.js',
   '/offline/store.js',
   '/offline/saved.js',
   '/manifest.webmanifest',
@@ -64,7 +69,20 @@ async function partOf(request, saved) {
   })
 }
 
-async function fromNetworkOrShell(request) {
+let refreshing = null
+/** A page started from the network: the saved lessons' passes are asked again (at most one ask at a time). */
+function refreshPasses() {
+  refreshing ??= offline
+    .refreshPasses()
+    .catch(() => undefined)
+    .finally(() => {
+      refreshing = null
+    })
+  return refreshing
+}
+
+async function fromNetworkOrShell(event) {
+  const { request } = event
   const url = new URL(request.url)
   try {
     const response = await fetch(request)
@@ -73,6 +91,8 @@ async function fromNetworkOrShell(request) {
       const copy = response.clone()
       caches.open(SHELL_CACHE).then((cache) => cache.put(url.pathname, copy))
     }
+    // Any page of the site started online, not only /saved (which asks itself and says what it removed).
+    if (request.mode === 'navigate' && response.ok && url.pathname !== '/saved') event.waitUntil(refreshPasses())
     return response
   } catch (error) {
     const cache = await caches.open(SHELL_CACHE)
@@ -83,21 +103,61 @@ async function fromNetworkOrShell(request) {
   }
 }
 
+/** How long the server may take to confirm a saved lesson before its copy plays anyway (a connection barely there). */
+const CHECK_TIMEOUT_MS = 4000
+const checks = new Map()
+
+/**
+ * Whether the server refuses this file to this browser's session now: 'refused' (401, 403), or 'unknown' (allowed,
+ * offline, slow or failing: the copy plays within its pass). One byte is asked for, so the check reads no video.
+ */
+function serverRefuses(path) {
+  let check = checks.get(path)
+  if (!check) {
+    check = fetch(path, {
+      headers: { range: 'bytes=0-0' },
+      credentials: 'same-origin',
+      cache: 'no-store',
+      signal: AbortSignal.timeout(CHECK_TIMEOUT_MS),
+    })
+      .then((response) => {
+        response.body?.cancel().catch(() => undefined)
+        return response.status === 401 || response.status === 403 ? 'refused' : 'unknown'
+      })
+      .catch(() => 'unknown')
+      .finally(() => checks.delete(path))
+    checks.set(path, check)
+  }
+  return check
+}
+
+async function fromSavedCopy(event, url) {
+  const { request } = event
+  const path = url.pathname + url.search
+  const saved = await (await caches.open(offline.MEDIA_CACHE)).match(path)
+  if (!saved) return fetch(request)
+  const holders = (await offline.lessonsHolding(path).catch(() => [])).filter((lesson) => offline.playable(lesson))
+  // No saved lesson whose pass still runs holds this copy: the network answers (offline, nothing plays).
+  if (holders.length === 0) return fetch(request)
+  if (url.pathname.startsWith('/api/learn/') && (await serverRefuses(path)) === 'refused') {
+    await Promise.all(holders.map((lesson) => offline.removeLesson(lesson.key)))
+    // The same may hold for the course's other saved lessons (or all of them, signed out).
+    event.waitUntil(refreshPasses())
+    return fetch(request)
+  }
+  return partOf(request, saved)
+}
+
 self.addEventListener('fetch', (event) => {
   const { request } = event
   if (request.method !== 'GET') return
   const url = new URL(request.url)
   if (url.origin !== self.location.origin) return
   if (request.mode === 'navigate' || SHELL.includes(url.pathname)) {
-    event.respondWith(fromNetworkOrShell(request))
+    event.respondWith(fromNetworkOrShell(event))
     return
   }
   if (url.pathname.startsWith('/api/learn/media/') || request.destination === 'image') {
-    event.respondWith(
-      caches
-        .open(MEDIA_CACHE)
-        .then((cache) => cache.match(url.pathname + url.search))
-        .then((saved) => (saved ? partOf(request, saved) : fetch(request))),
-    )
+    event.respondWith(fromSavedCopy(event, url))
   }
 })

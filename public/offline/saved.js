@@ -46,7 +46,7 @@ async function render() {
   if (lessons.length === 0) {
     const empty = document.createElement('p')
     empty.innerHTML =
-      'No saved lessons yet. Open a lesson you take and choose <strong>Save for offline</strong>. <a href="/account/courses">My courses</a>'
+      'No saved lessons yet. Open a lesson you take and choose <strong>Save for offline</strong>. <a href="/account#my-courses">My courses</a>'
     list.append(empty)
   }
   const courses = Map.groupBy(lessons, (lesson) => lesson.courseTitle)
@@ -121,7 +121,8 @@ function openLesson(lesson) {
   // Rendered from Markdown and sanitised by the server when the lesson was saved.
   article.innerHTML = lesson.html
   body.append(article)
-  $('player-title').focus?.()
+  // The player opens above the list: the focus goes to its heading (tabindex -1 in saved.html), not left on Play.
+  $('player-title').focus()
   section.scrollIntoView({ block: 'start' })
 }
 

@@ -5,59 +5,17 @@
 // (learning.offlinePasses); a lesson past its date refuses to play, and at each start online the passes are asked
 // again and the lessons of courses no longer held are removed.
 
-export const MEDIA_CACHE = 'skillforge-saved-media-v1'
-const DB_NAME = 'skillforge-offline'
+import './records.js'
+
+// The records' functions (records.js, shared with the service worker).
+const { MEDIA_CACHE, request, objectStore, listLessons, getLesson, playable, removeLesson, trpcGet, refreshPasses } =
+  self.skillforgeOffline
+export { getLesson, listLessons, MEDIA_CACHE, playable, refreshPasses, removeLesson }
+
 /** Saving refuses when it would take the site past this share of its quota (the browser would fail half-way). */
 const QUOTA_SHARE = 0.9
 
-function request(req) {
-  return new Promise((resolve, reject) => {
-    req.onsuccess = () => resolve(req.result)
-    req.onerror = () => reject(req.error)
-  })
-}
-
-let opened
-function database() {
-  opened ??= new Promise((resolve, reject) => {
-    const req = indexedDB.open(DB_NAME, 1)
-    req.onupgradeneeded = () => {
-      req.result.createObjectStore('lessons', { keyPath: 'key' })
-      req.result.createObjectStore('progress', { keyPath: 'id', autoIncrement: true })
-    }
-    req.onsuccess = () => resolve(req.result)
-    req.onerror = () => reject(req.error)
-  })
-  return opened
-}
-
-async function store(name, mode) {
-  return (await database()).transaction(name, mode).objectStore(name)
-}
-
 export const lessonKey = (courseId, lessonId) => `${courseId}/${lessonId}`
-
-export async function listLessons() {
-  const lessons = await request((await store('lessons', 'readonly')).getAll())
-  return lessons.sort((a, b) => a.courseTitle.localeCompare(b.courseTitle) || a.position - b.position)
-}
-
-export async function getLesson(key) {
-  return request((await store('lessons', 'readonly')).get(key))
-}
-
-/** Whether a saved lesson may still play: its pass has not run out. */
-export function playable(lesson, now = Date.now()) {
-  return Date.parse(lesson.validUntil) > now
-}
-
-export async function removeLesson(key) {
-  const lesson = await getLesson(key)
-  if (!lesson) return
-  const cache = await caches.open(MEDIA_CACHE)
-  await Promise.all(lesson.mediaUrls.map((url) => cache.delete(url)))
-  await request((await store('lessons', 'readwrite')).delete(key))
-}
 
 /** Same-origin images of the lesson's article, saved with it so the text reads offline as it does online. */
 function imagesOf(html) {
@@ -111,7 +69,7 @@ export async function saveLesson({ courseId, courseTitle, lesson, position, pass
     await cache.put(url, response)
   }
   await request(
-    (await store('lessons', 'readwrite')).put({
+    (await objectStore('lessons', 'readwrite')).put({
       key: lessonKey(courseId, lesson.id),
       courseId,
       courseTitle,
@@ -132,19 +90,11 @@ export async function saveLesson({ courseId, courseTitle, lesson, position, pass
 
 /** A progress write made offline, kept until the server has it (the same input as learning.saveProgress). */
 export async function queueProgress(write) {
-  await request((await store('progress', 'readwrite')).add(write))
+  await request((await objectStore('progress', 'readwrite')).add(write))
 }
 
 export async function pendingProgress() {
-  return request((await store('progress', 'readonly')).count())
-}
-
-async function trpcGet(path, input) {
-  const response = await fetch(`/trpc/${path}?input=${encodeURIComponent(JSON.stringify(input))}`, {
-    credentials: 'same-origin',
-  })
-  if (!response.ok) return { status: response.status, data: null }
-  return { status: response.status, data: (await response.json()).result.data }
+  return request((await objectStore('progress', 'readonly')).count())
 }
 
 /**
@@ -152,7 +102,7 @@ async function trpcGet(path, input) {
  * sending it again would not change the answer). Stops at the first network failure. Returns how many were sent.
  */
 export async function syncProgress() {
-  const writes = await request((await store('progress', 'readonly')).getAll())
+  const writes = await request((await objectStore('progress', 'readonly')).getAll())
   let sent = 0
   for (const write of writes) {
     const { id, ...input } = write
@@ -169,36 +119,10 @@ export async function syncProgress() {
     }
     // Signed out, or the server failing: keep the write for the next try.
     if (response.status === 401 || response.status >= 500) break
-    await request((await store('progress', 'readwrite')).delete(id))
+    await request((await objectStore('progress', 'readwrite')).delete(id))
     sent += 1
   }
   return sent
-}
-
-/** At a start online: asks the server again and removes the lessons of courses no longer held; renews the others. */
-export async function refreshPasses() {
-  const lessons = await listLessons()
-  const courseIds = [...new Set(lessons.map((lesson) => lesson.courseId))]
-  if (courseIds.length === 0) return { removed: 0 }
-  const { status, data } = await trpcGet('learning.offlinePasses', { courseIds })
-  if (status === 401) {
-    // Signed out: saved lessons belong to the person who saved them.
-    for (const lesson of lessons) await removeLesson(lesson.key)
-    return { removed: lessons.length }
-  }
-  if (!data) return { removed: 0 }
-  const passes = new Map(data.map((pass) => [pass.courseId, pass]))
-  let removed = 0
-  for (const lesson of lessons) {
-    const pass = passes.get(lesson.courseId)
-    if (!pass?.allowed) {
-      await removeLesson(lesson.key)
-      removed += 1
-    } else if (pass.validUntil !== lesson.validUntil) {
-      await request((await store('lessons', 'readwrite')).put({ ...lesson, validUntil: pass.validUntil }))
-    }
-  }
-  return { removed }
 }
 
 export async function passFor(courseId) {

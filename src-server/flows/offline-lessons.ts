@@ -1,7 +1,8 @@
 // Saving lessons for offline (issue 34): who may keep a course's lessons in their browser, and until when. Premium
 // members may save the Premium courses they can open; buyers may save a course whose owner allows it; staff any.
 // The browser keeps a saved lesson only until `validUntil` and asks again at its next start online, so a member whose
-// Premium or purchase ended loses the copies (public/offline/store.js).
+// Premium or purchase ended loses the copies; online, the service worker asks before it plays one (public/sw.js,
+// public/offline/records.js).
 
 import type { Actor } from '../audit/repository.ts'
 import { offlineForBuyersOf } from '../catalog/course-switches.ts'

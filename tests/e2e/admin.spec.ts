@@ -450,4 +450,39 @@ test.describe('outbox', () => {
     await expect(page).toHaveURL(/\/admin\/outbox$/)
     await expect(pager.getByRole('button', { name: 'Page 1' })).toHaveAttribute('aria-current', 'page')
   })
+
+  test('on a 390 px phone each message stacks, its View button in sight without scrolling sideways', async ({
+    page,
+    login,
+    db,
+  }) => {
+    const to = `outbox-phone-${Date.now()}@e2e.test`
+    await db
+      .insertInto('mail_outbox')
+      .values({
+        kind: 'e2e',
+        to_address: to,
+        subject: 'A subject long enough to need room on a small screen',
+        text_body: 'body',
+        status: 'sent',
+        sent_at: new Date(),
+      })
+      .execute()
+    await login({ role: 'admin' })
+    await page.setViewportSize({ width: 390, height: 844 })
+    await page.goto('/admin/outbox')
+    const view = page.getByRole('button', { name: `View message to ${to}: A subject long enough` })
+    // Within the screen's width as the page opens, and nothing to scroll sideways: not the page, not the list's panel.
+    const box = await view.boundingBox()
+    expect(box!.x).toBeGreaterThanOrEqual(0)
+    expect(box!.x + box!.width).toBeLessThanOrEqual(390)
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+    const panel = await view.evaluate((element) => {
+      const scroller = element.closest('table')!.parentElement!
+      return { scrollWidth: scroller.scrollWidth, clientWidth: scroller.clientWidth }
+    })
+    expect(panel.scrollWidth).toBeLessThanOrEqual(panel.clientWidth)
+    await view.click()
+    await expect(page.getByTestId('outbox-body')).toHaveText('body')
+  })
 })

@@ -169,9 +169,16 @@ test('a visitor who is not signed in chats with the staff, and keeps the chat ac
   await expect(start.getByText('Please enter a valid email address.')).toBeVisible()
   await expect(start.getByLabel('Email')).toBeFocused()
   await start.getByLabel('Email').fill(email)
-  await start.getByRole('button', { name: 'Start chat' }).click()
+  // As in the members' chat box, Shift+Enter starts a new line and Enter sends.
+  const question = start.getByLabel('Your question')
+  await question.press('End')
+  await question.press('Shift+Enter')
+  await question.pressSequentially('We are a school.')
+  await expect(question).toHaveValue('Can my team of five share one plan?\nWe are a school.')
+  await question.press('Enter')
   await expect(chatPanel.getByTestId('chat-status')).toHaveText('Waiting for a member of our team to join…')
   await expect(chatPanel.getByTestId('chat-message')).toContainText('Can my team of five share one plan?')
+  await expect(chatPanel.getByTestId('chat-message')).toContainText('We are a school.')
 
   const { staffContext, desk } = await editorBrowser(browser, baseURL!, db, { firstName: 'Omar', lastName: 'Support' })
   await desk.goto('/admin/chat')

@@ -1,8 +1,11 @@
 // Offline lessons in the browser (issue 34): a Premium member saves a video lesson, the network goes away, a page
 // not saved shows the offline page, the saved-lessons page opens from the service worker and the saved video plays;
 // the progress made offline waits in the browser and reaches the server when the network is back. When the
-// membership ends, the next start online removes the saved lesson.
+// membership ends, the next start online removes the saved lesson; before that, the service worker serves a saved
+// copy only within its pass and, online, only while the server still opens the lesson.
 import type { Page } from '@playwright/test'
+import type { Kysely } from 'kysely'
+import type { Database } from '../../db/types.ts'
 import { buyerOfCourse, premiumMember } from '../support/learning.ts'
 import { expect, signInAs, test } from './fixtures.ts'
 
@@ -19,15 +22,9 @@ async function navigate(page: Page, to?: string) {
   }, to)
 }
 
-test('a saved lesson plays offline and its progress reaches the server after reconnecting', async ({
-  page,
-  context,
-  db,
-  baseURL,
-}) => {
-  test.setTimeout(120_000)
-  const { user } = await premiumMember(db)
-  const video = await db
+/** The course's first members-only lesson with a video file of its own. */
+function videoLesson(db: Kysely<Database>) {
+  return db
     .selectFrom('lessons')
     .select(['id', 'title'])
     .where('course_id', '=', COURSE)
@@ -36,6 +33,76 @@ test('a saved lesson plays offline and its progress reaches the server after rec
     .where('is_preview', '=', false)
     .orderBy('position')
     .executeTakeFirstOrThrow()
+}
+
+function endPremium(db: Kysely<Database>, userId: string) {
+  return db
+    .updateTable('access_grants')
+    .set({ ends_at: new Date(Date.now() - 60_000) })
+    .where('user_id', '=', userId)
+    .where('kind', '=', 'premium')
+    .execute()
+}
+
+/** The keys of the lessons saved in this browser (its IndexedDB records). */
+function savedKeys(page: Page) {
+  return page.evaluate(
+    () =>
+      new Promise<string[]>((resolve, reject) => {
+        const open = indexedDB.open('skillforge-offline')
+        open.onerror = () => reject(open.error)
+        open.onsuccess = () => {
+          const keys = open.result.transaction('lessons').objectStore('lessons').getAllKeys()
+          keys.onsuccess = () => {
+            open.result.close()
+            resolve(keys.result.map(String))
+          }
+        }
+      }),
+  )
+}
+
+/** Sets a saved lesson's pass end in its record, as a pass asked for long ago would have left it. */
+function setValidUntil(page: Page, key: string, validUntil: string) {
+  return page.evaluate(
+    ({ key, validUntil }) =>
+      new Promise<void>((resolve, reject) => {
+        const open = indexedDB.open('skillforge-offline')
+        open.onerror = () => reject(open.error)
+        open.onsuccess = () => {
+          const lessons = open.result.transaction('lessons', 'readwrite').objectStore('lessons')
+          const found = lessons.get(key)
+          found.onsuccess = () => {
+            const put = lessons.put({ ...found.result, validUntil })
+            put.onsuccess = () => {
+              open.result.close()
+              resolve()
+            }
+            put.onerror = () => reject(put.error)
+          }
+        }
+      }),
+    { key, validUntil },
+  )
+}
+
+/** Saves the lesson from its player, and waits until the service worker controls the page. */
+async function saveFromPlayer(page: Page, lessonId: string) {
+  await page.goto(`/learn/${COURSE}/${lessonId}`)
+  await page.getByRole('button', { name: 'Save for offline' }).click()
+  await expect(page.getByText(/^Saved for offline \(/)).toBeVisible({ timeout: 30_000 })
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null)
+}
+
+test('a saved lesson plays offline and its progress reaches the server after reconnecting', async ({
+  page,
+  context,
+  db,
+  baseURL,
+}) => {
+  test.setTimeout(120_000)
+  const { user } = await premiumMember(db)
+  const video = await videoLesson(db)
   await signInAs(page, baseURL as string, db, user)
 
   // Save it from the player.
@@ -60,6 +127,8 @@ test('a saved lesson plays offline and its progress reaches the server after rec
   await page.getByRole('link', { name: 'Open your saved lessons' }).click()
   await expect(page.getByRole('status')).toContainText('Offline')
   await page.getByRole('button', { name: `Play ${video.title}` }).click()
+  // The player opens above the list: the focus moves to its heading rather than staying on Play.
+  await expect(page.getByRole('region', { name: video.title }).getByRole('heading').first()).toBeFocused()
   const player = page.getByTestId('saved-video')
   await player.evaluate(async (element: HTMLVideoElement) => {
     element.muted = true
@@ -87,15 +156,85 @@ test('a saved lesson plays offline and its progress reaches the server after rec
   await expect.poll(progressOf).toBeGreaterThan(2)
 
   // The membership ends: at the next start online the lesson is removed and no longer listed.
-  await db
-    .updateTable('access_grants')
-    .set({ ends_at: new Date(Date.now() - 60_000) })
-    .where('user_id', '=', user.id)
-    .where('kind', '=', 'premium')
-    .execute()
+  await endPremium(db, user.id)
   await navigate(page)
   await expect(page.getByRole('status')).toContainText('Removed 1 lesson of courses you no longer hold')
   await expect(page.getByTestId('saved-lesson')).toHaveCount(0)
+  await expect(page.getByText('No saved lessons yet.')).toBeVisible()
+  // Its way to My courses leads to a page that answers (the account page's My courses section).
+  const myCourses = page.getByRole('link', { name: 'My courses' })
+  const href = await myCourses.getAttribute('href')
+  expect((await page.request.get(href!)).status()).toBe(200)
+  await myCourses.click()
+  await expect(page.getByRole('heading', { name: 'My courses' })).toBeVisible()
+})
+
+test('the service worker serves a saved video within its pass, and not once the server refuses the lesson', async ({
+  page,
+  context,
+  db,
+  baseURL,
+}) => {
+  test.setTimeout(90_000)
+  const { user } = await premiumMember(db)
+  const video = await videoLesson(db)
+  await signInAs(page, baseURL as string, db, user)
+  await saveFromPlayer(page, video.id)
+  const key = `${COURSE}/${video.id}`
+  const media = `/api/learn/media/${video.id}`
+  const fetchMedia = () =>
+    page.evaluate(
+      (url) =>
+        fetch(url, { headers: { range: 'bytes=0-99' } }).then(
+          (response) => response.status,
+          () => 'failed',
+        ),
+      media,
+    )
+  const savedCopy = () =>
+    page.evaluate(
+      async (url) => (await (await caches.open('skillforge-saved-media-v1')).match(url)) !== undefined,
+      media,
+    )
+
+  // Offline, within its pass, the copy answers; past its pass it does not (the network would have to).
+  await context.setOffline(true)
+  expect(await fetchMedia()).toBe(206)
+  await setValidUntil(page, key, new Date(Date.now() - 60_000).toISOString())
+  expect(await fetchMedia()).toBe('failed')
+  await setValidUntil(page, key, new Date(Date.now() + 86_400_000).toISOString())
+  expect(await fetchMedia()).toBe(206)
+  await context.setOffline(false)
+
+  // Staff end the membership now. Without /saved being opened, the copy is not served: the server's 403 answers, and
+  // the lesson leaves this browser.
+  await endPremium(db, user.id)
+  expect(await fetchMedia()).toBe(403)
+  await expect.poll(() => savedKeys(page)).toEqual([])
+  expect(await savedCopy()).toBe(false)
+})
+
+test('any page started online asks for the passes again: copies of a course no longer held go before going offline', async ({
+  page,
+  context,
+  db,
+  baseURL,
+}) => {
+  test.setTimeout(90_000)
+  const { user } = await premiumMember(db)
+  const video = await videoLesson(db)
+  await signInAs(page, baseURL as string, db, user)
+  await saveFromPlayer(page, video.id)
+  expect(await savedKeys(page)).toEqual([`${COURSE}/${video.id}`])
+
+  await endPremium(db, user.id)
+  await navigate(page, '/courses')
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
+  await expect.poll(() => savedKeys(page)).toEqual([])
+
+  // Offline afterwards, nothing of it is left to play.
+  await context.setOffline(true)
+  await navigate(page, '/saved')
   await expect(page.getByText('No saved lessons yet.')).toBeVisible()
 })
 

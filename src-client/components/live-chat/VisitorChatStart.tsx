@@ -1,6 +1,6 @@
 // A visitor's first chat message (decision 0103): their name and address, checked as on the contact form, and their
 // question. The server then holds the chat for this browser by an HttpOnly cookie, and the panel shows it as it shows
-// a member's.
+// a member's. In the question box Enter sends and Shift+Enter starts a new line, as in the member's chat box.
 import { useMutation } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import { type FormEvent, useState } from 'react'
@@ -14,6 +14,7 @@ import { css } from '#styled-system/css'
 import { button } from '../ui/button.ts'
 import { serverFieldErrors } from '../ui/field-errors.tsx'
 import { EmailField, TextAreaField, TextField, useFocusFirstInvalid } from '../ui/form.tsx'
+import { sendOnEnter } from '../ui/MessageComposer.tsx'
 import { notifyError } from '../ui/toaster.tsx'
 
 type Errors = Partial<Record<'name' | 'email' | 'message', string>>
@@ -37,6 +38,8 @@ export function VisitorChatStart({ onStarted }: { onStarted: () => void }) {
   )
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
+    // Enter in the question box sends the form itself (requestSubmit), past the button's pending guard.
+    if (start.isPending) return
     const fields = new FormData(event.currentTarget)
     const parsed = startVisitorChatInput.safeParse({
       name: fields.get('name'),
@@ -63,7 +66,14 @@ export function VisitorChatStart({ onStarted }: { onStarted: () => void }) {
         <TextField label="Name" name="name" autoComplete="name" maxLength={100} error={errors.name} />
         <EmailField maxLength={254} error={errors.email} />
       </div>
-      <TextAreaField label="Your question" name="message" rows={3} maxLength={2000} error={errors.message} />
+      <TextAreaField
+        label="Your question"
+        name="message"
+        rows={3}
+        maxLength={2000}
+        error={errors.message}
+        onKeyDown={sendOnEnter}
+      />
       <p className={note}>
         We answer here while you wait; if nobody can join, we reply to this address by e-mail.{' '}
         <Link to="/login" search={{ redirect: '/contact#live-chat' }} className={inlineLink}>

@@ -1,13 +1,21 @@
 // A message box with its Send button: the live chat's (the member's on /contact, the staff's on /admin/chat), where
 // Enter sends and Shift+Enter starts a new line, and the support inbox's answer, where Enter is a new line. A refused
 // message keeps its text for another try, and the box keeps the focus.
-import { useState } from 'react'
+import { type KeyboardEvent, useState } from 'react'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { submitWhilePending } from '#client/lib/while-pending.ts'
 import { css } from '#styled-system/css'
 import { button } from './button.ts'
 import { messageArea, TextAreaField } from './form.tsx'
 import { notifyError } from './toaster.tsx'
+
+/** A chat box's keys: Enter sends its form, Shift+Enter starts a new line (the visitor's chat form uses it too). */
+export function sendOnEnter(event: KeyboardEvent<HTMLTextAreaElement>) {
+  if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+    event.preventDefault()
+    event.currentTarget.form?.requestSubmit()
+  }
+}
 
 export function MessageComposer({
   label,
@@ -55,12 +63,7 @@ export function MessageComposer({
         rows={enterSends ? 3 : 6}
         required
         onChange={(event) => setText(event.target.value)}
-        onKeyDown={(event) => {
-          if (enterSends && event.key === 'Enter' && !event.shiftKey) {
-            event.preventDefault()
-            event.currentTarget.form?.requestSubmit()
-          }
-        }}
+        onKeyDown={enterSends ? sendOnEnter : undefined}
       />
       <div>
         <button type="submit" className={button()} {...submitWhilePending(sending || !text.trim())}>

@@ -72,13 +72,16 @@ function Outbox() {
         onPage={(next) => void navigate({ search: atPage(next) })}
       >
         {(data) => (
-          <AdminTable columns={['When', 'To', 'Subject', 'Status', 'Actions']}>
+          // Stacked on a phone: five columns do not fit 390 px, and View, the last, went out of sight.
+          <AdminTable stacked columns={['When', 'To', 'Subject', 'Status', 'Actions']}>
             {data.items.map((mail) => (
               <tr key={mail.id} data-testid="outbox-row">
-                <td>{formatDate(mail.createdAt, 'mediumTime')}</td>
-                <td>{mail.to}</td>
-                <td>{mail.subject}</td>
-                <td>
+                <td data-label="When">{formatDate(mail.createdAt, 'mediumTime')}</td>
+                <td data-label="To" className={css({ overflowWrap: 'anywhere' })}>
+                  {mail.to}
+                </td>
+                <td data-label="Subject">{mail.subject}</td>
+                <td data-label="Status">
                   <span className={badge({ tone: TONE[mail.status] })}>{LABEL[mail.status]}</span>
                   {mail.status === 'failed' || (mail.status === 'pending' && mail.lastError) ? (
                     <p className={css({ fontSize: 'xs', color: 'fg.muted', mt: '1', maxW: '72' })}>
