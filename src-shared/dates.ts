@@ -48,3 +48,14 @@ export function formatDate(value: string | Date, style: DateStyle = 'long', time
   const text = formatter.format(date)
   return style === 'mediumTime' ? `${text} UTC` : text
 }
+
+/**
+ * A calendar month (`YYYY-MM`, as the server sends a month) for a person: 'Jan 2026' ('short', a chart's axis) or
+ * 'January 2026' ('long'). Written without Intl, as the long day is; anything else is returned as it came.
+ */
+export function formatMonth(month: string, style: 'short' | 'long' = 'short'): string {
+  const match = /^(\d{4})-(\d{2})$/.exec(month)
+  const name = match ? MONTHS[Number(match[2]) - 1] : undefined
+  if (!match || !name) return month
+  return `${style === 'short' ? name.slice(0, 3) : name} ${match[1]}`
+}

@@ -144,6 +144,18 @@ export async function poolMonthComputed(db: DB, month: string): Promise<boolean>
   return row !== undefined
 }
 
+/** The currencies each month from `from` (`YYYY-MM`) on was recorded in: the months a pool run has settled. */
+export async function recordedPoolMonths(db: DB, from: string): Promise<Map<string, Set<string>>> {
+  const rows = await db
+    .selectFrom('premium_pool_months')
+    .select(['month', 'currency'])
+    .where('month', '>=', from)
+    .execute()
+  const recorded = new Map<string, Set<string>>()
+  for (const row of rows) recorded.set(row.month, (recorded.get(row.month) ?? new Set()).add(row.currency))
+  return recorded
+}
+
 /**
  * A creator's own parts of the pool per course and month (newest first, at most `limit` rows): an owner's and each
  * co-instructor's, as their ledgers were credited, with the course's minutes watched.

@@ -250,20 +250,35 @@ export async function creatorStatementMonths(db: DB, creatorId: string): Promise
   return rows.map((row) => row.month).sort((a, b) => b.localeCompare(a))
 }
 
-/** Staff: what is owed to creators per currency (pending + available over every creator) and who is negative. */
+/**
+ * Staff: what is owed to creators per currency. Each creator's balance (pending + available) counts only where it is
+ * positive: a creator whose available went negative (a refund after a payout) owes the platform, which later earnings
+ * repay; it never lowers what is owed to the others (it is listed under Negative balances). `availableMinor` sums the
+ * positive available balances (what payouts could send now), `pendingMinor` every pending one.
+ */
 export async function owedToCreators(db: DB) {
-  const totals = await db
+  const perCreator = db
     .selectFrom('ledger_entries as e')
     .where('e.account', 'in', ['creator_pending', 'creator_available'])
-    .select(['e.currency', PENDING, AVAILABLE])
-    .groupBy('e.currency')
-    .orderBy('e.currency')
+    .select(['e.creator_id', 'e.currency', PENDING, AVAILABLE])
+    .groupBy(['e.creator_id', 'e.currency'])
+    .as('b')
+  const totals = await db
+    .selectFrom(perCreator)
+    .select([
+      'b.currency',
+      sql<string>`sum(b.pending)`.as('pending'),
+      sql<string>`sum(greatest(b.available, 0))`.as('available'),
+      sql<string>`sum(greatest(b.pending + b.available, 0))`.as('owed'),
+    ])
+    .groupBy('b.currency')
+    .orderBy('b.currency')
     .execute()
   return totals.map((row) => ({
     currency: row.currency,
     pendingMinor: Number(row.pending),
     availableMinor: Number(row.available),
-    owedMinor: Number(row.pending) + Number(row.available),
+    owedMinor: Number(row.owed),
   }))
 }
 

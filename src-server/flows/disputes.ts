@@ -2,7 +2,8 @@
 // 'dispute'), marks it Disputed and alerts staff; charge.dispute.closed gives the access back when the dispute is
 // won (only what the dispute took: lines refunded before stay refunded). A lost dispute leaves the order Disputed
 // and its access revoked, and records the money the bank took back as a refund of method 'dispute' with its credit
-// note (the whole remainder ends a plan's subscription too and cancels the service orders it paid for: decision 0132),
+// note (the whole remainder ends a plan's subscription too and cancels the service orders it paid for: decision 0132;
+// part of it is flagged for staff to say which lines it took back, as a partial dashboard refund is: decision 0026),
 // and Stripe's chargeback fee is charged to the creators of the lines it gave back. Each dispute is remembered, so a 'closed' that
 // overtakes its 'created' is not undone. While a dispute is open the creators' shares of the order are held back from
 // payouts (decision 0125); its close ends the hold, after a loss has taken back what it took.
@@ -17,7 +18,12 @@ import type { DB } from '../kernel/db.ts'
 import { enqueueMail } from '../mail/outbox.ts'
 import { type LockedOrder, lockOrder } from '../orders/lock.ts'
 import { paidOfLine } from '../orders/paid-line.ts'
-import { applyRefund, lockOrderOfPaymentIntent, stripeSubscriptionsEndedBy } from '../orders/refunds.ts'
+import {
+  applyRefund,
+  lockOrderOfPaymentIntent,
+  needsLineAssignment,
+  stripeSubscriptionsEndedBy,
+} from '../orders/refunds.ts'
 import { listOrderLines } from '../orders/repository.ts'
 import { moveOrder } from '../orders/transitions.ts'
 import type { MailLinks } from '../service-orders/mails.ts'
@@ -85,7 +91,9 @@ export async function closeDispute(
 
 /**
  * A lost dispute: the access stays withheld (withheld now if its 'created' never came) and the money the bank took
- * back is recorded, capped at what is left of the payment. Returns the Stripe subscriptions it ended.
+ * back is recorded, capped at what is left of the payment: the whole remainder gives back every open line; part of
+ * it names none and waits for staff to say which lines it took (decision 0026). Returns the Stripe subscriptions it
+ * ended.
  */
 async function recordLoss(trx: Transaction<Database>, order: LockedOrder, dispute: DisputeEvent, links: MailLinks) {
   if (await moveOrder(trx, order.id, 'dispute')) {
@@ -97,18 +105,22 @@ async function recordLoss(trx: Transaction<Database>, order: LockedOrder, disput
   if (amount <= 0) return []
   const open = (await listOrderLines(trx, order.id)).filter((line) => !line.refund_id)
   const whole = amount >= left
+  const lines = whole ? open : []
   const ended = whole ? await stripeSubscriptionsEndedBy(trx, order.id, open) : []
   await applyRefund(
     trx,
     current,
     {
       amount,
-      lines: whole ? open : [],
+      lines,
       method: 'dispute',
       reference: dispute.disputeId,
       stripeRefundId: null,
       reason: `Dispute lost (${dispute.reason ?? 'no reason given'})`,
       actor: null,
+      // Part of the payment names no lines: flagged for staff to say which the bank took back, as a partial dashboard
+      // refund is (then its lines' shares are reversed, their services cancelled: refund-assignment.ts).
+      needsLineAssignment: needsLineAssignment(lines, open),
     },
     refundEffects(links),
   )

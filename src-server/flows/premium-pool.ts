@@ -1,15 +1,16 @@
 // The monthly Premium pool (jobs/registry.ts 'earnings.premium-pool', the 1st at 05:00 UTC, before the payouts at
-// 06:00): for the month that ended, Premium's revenue net of refunds per currency (orders/premium-revenue.ts), the
-// minutes Premium members watched each course (learning/watch-time.ts), the courses' owners (catalog/), and the
-// split credited to creators (earnings/premium-pool.ts). One transaction per currency; running twice pays once.
+// 06:00): for each closed month not settled yet (the month that ended, and any a missed run left), Premium's revenue
+// net of refunds per currency (orders/premium-revenue.ts), the minutes Premium members watched each course
+// (learning/watch-time.ts), the courses' owners (catalog/), and the split credited to creators
+// (earnings/premium-pool.ts). One transaction per month and currency; running twice pays once.
 import { CURRENCIES, type Currency } from '../../src-shared/money.ts'
 import { premiumCourseFacts } from '../catalog/premium-courses.ts'
 import { courseShares } from '../creators/course-instructors.ts'
-import { type PoolOutcome, recordPoolMonth, type WatchedCourse } from '../earnings/premium-pool.ts'
-import { monthBounds } from '../earnings/statements.ts'
+import { type PoolOutcome, recordedPoolMonths, recordPoolMonth, type WatchedCourse } from '../earnings/premium-pool.ts'
+import { lastMonths, monthBounds, monthOf } from '../earnings/statements.ts'
 import type { DB } from '../kernel/db.ts'
-import { premiumWatchByCourse } from '../learning/watch-time.ts'
-import { premiumRevenueOfMonth } from '../orders/premium-revenue.ts'
+import { firstPremiumWatchMonth, premiumWatchByCourse } from '../learning/watch-time.ts'
+import { firstPremiumRevenueAt, premiumRevenueOfMonth } from '../orders/premium-revenue.ts'
 import { erasedAmong } from '../privacy/deletions.ts'
 import { recipientsOf } from './creator-earnings.ts'
 
@@ -20,6 +21,48 @@ export const DEFAULT_PREMIUM_POOL_BASIS_POINTS = 3000
 export function poolMonthOf(now: Date): string {
   const previous = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1))
   return `${previous.getUTCFullYear()}-${String(previous.getUTCMonth() + 1).padStart(2, '0')}`
+}
+
+/**
+ * How far back a run looks for a month no run settled: two years of missed 1sts. Older months are left to
+ * `runPremiumPool` on demand (decision 0046), so a run never walks the whole history.
+ */
+export const PREMIUM_POOL_CATCH_UP_MONTHS = 24
+
+/**
+ * The closed months a run settles, oldest first: those of the last PREMIUM_POOL_CATCH_UP_MONTHS before the month of
+ * `now` (never the month still open), from the first with Premium revenue or watch time, that are not recorded in
+ * every currency. A month recorded in one currency is looked at again for the other (a run that failed between
+ * them, money in it that came later); recording is per month and currency, once, so that records nothing twice.
+ */
+export async function unsettledPoolMonths(db: DB, now: Date): Promise<string[]> {
+  const [firstRevenue, firstWatch] = await Promise.all([firstPremiumRevenueAt(db), firstPremiumWatchMonth(db)])
+  const firsts = [firstRevenue ? monthOf(firstRevenue) : null, firstWatch].filter((m): m is string => m !== null)
+  if (!firsts.length) return []
+  const first = firsts.sort()[0]!
+  const closed = lastMonths(now, PREMIUM_POOL_CATCH_UP_MONTHS + 1)
+    .slice(0, -1)
+    .filter((month) => month >= first)
+  if (!closed.length) return []
+  const recorded = await recordedPoolMonths(db, closed[0]!)
+  return closed.filter((month) => CURRENCIES.some((currency) => !recorded.get(month)?.has(currency)))
+}
+
+/**
+ * The job's run: every closed month not settled yet (unsettledPoolMonths), oldest first, each as `runPremiumPool`
+ * computes it. A run on the 1st that was missed (the server down, a redeploy: the schedule does not run again) is
+ * caught up by the next one, with this run's basis points.
+ */
+export async function runDuePremiumPools(
+  db: DB,
+  options: { now: Date; basisPoints: number },
+): Promise<{ months: string[]; outcomes: PoolOutcome[] }> {
+  const months = await unsettledPoolMonths(db, options.now)
+  const outcomes: PoolOutcome[] = []
+  for (const month of months) {
+    outcomes.push(...(await runPremiumPool(db, { month, basisPoints: options.basisPoints })))
+  }
+  return { months, outcomes }
 }
 
 /**

@@ -19,7 +19,7 @@ import { sendQuestionDigests } from '../flows/lesson-questions-digest.ts'
 import { passUnjoinedChatsToInbox } from '../flows/live-chat.ts'
 import { sendLiveReminders } from '../flows/live-sessions.ts'
 import { runMembershipSchedule } from '../flows/membership-renewals.ts'
-import { DEFAULT_PREMIUM_POOL_BASIS_POINTS, poolMonthOf, runPremiumPool } from '../flows/premium-pool.ts'
+import { DEFAULT_PREMIUM_POOL_BASIS_POINTS, runDuePremiumPools } from '../flows/premium-pool.ts'
 import { settleDueProcessorFees } from '../flows/processor-fees.ts'
 import { closeExpiredQuizAttempts } from '../flows/quiz-taking.ts'
 import { runRetention } from '../flows/retention.ts'
@@ -62,7 +62,10 @@ export type Jobs = {
   'earnings.payouts': Record<string, never>
   /** Build the data exports people asked for (flows/data-export.ts), and remove those past their 7 days. */
   'privacy.exports': Record<string, never>
-  /** The month that ended's Premium pool, split among included courses by minutes watched (flows/premium-pool.ts). */
+  /**
+   * The Premium pool of the month that ended (and of any closed month a missed run left), split among included
+   * courses by minutes watched (flows/premium-pool.ts).
+   */
   'earnings.premium-pool': Record<string, never>
   /** Grade timed quiz attempts left open past their limit, as submitted at it (flows/quiz-taking.ts). */
   'quizzes.close-expired': Record<string, never>
@@ -160,7 +163,8 @@ export const schedules: ScheduleOf<Jobs>[] = [
   // Hourly: reminders go out within the hour they fall due, and each at most once.
   { name: 'membership.schedule', cron: '23 * * * *', data: {} },
   { name: 'earnings.release-holds', cron: '41 * * * *', data: {} },
-  // The 1st of each month at 05:00 UTC, before the payouts: the previous month's Premium pool (credited as available).
+  // The 1st of each month at 05:00 UTC, before the payouts: the previous month's Premium pool (credited as available),
+  // and any closed month a missed run left.
   { name: 'earnings.premium-pool', cron: '0 5 1 * *', data: {} },
   // The 1st of each month at 06:00 UTC: the previous month's payouts (the studio shows this date).
   { name: 'earnings.payouts', cron: '0 6 1 * *', data: {} },
@@ -283,10 +287,10 @@ export function handlers(deps: JobDeps): { [N in JobName]: JobHandler<Jobs[N]> }
       if (run.built || run.failed || run.expired) deps.log.info(run, 'built data exports')
     },
     'earnings.premium-pool': async () => {
-      const month = poolMonthOf(clock.now())
       const basisPoints = deps.premiumPool?.basisPoints ?? DEFAULT_PREMIUM_POOL_BASIS_POINTS
-      const outcomes = await runPremiumPool(deps.db, { month, basisPoints })
-      deps.log.info({ month, outcomes: outcomes.map(({ shares: _, ...outcome }) => outcome) }, 'ran the Premium pool')
+      // Every closed month no run settled: the one that ended, and any a missed run on a 1st left (decision 0046).
+      const { months, outcomes } = await runDuePremiumPools(deps.db, { now: clock.now(), basisPoints })
+      deps.log.info({ months, outcomes: outcomes.map(({ shares: _, ...outcome }) => outcome) }, 'ran the Premium pool')
     },
     'quizzes.close-expired': countedRun(
       closeExpiredQuizAttempts,

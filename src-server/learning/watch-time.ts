@@ -95,3 +95,12 @@ export async function premiumWatchOfCourses(
     .execute()
   return new Map(rows.map((row) => [row.course_id, Number(row.seconds)]))
 }
+
+/** The first month (`YYYY-MM`) anyone's Premium watching was recorded, or null (the pool's catch-up starts there). */
+export async function firstPremiumWatchMonth(db: DB): Promise<string | null> {
+  const row = await db
+    .selectFrom('premium_watch_time')
+    .select((eb) => eb.fn.min<string | null>('month').as('month'))
+    .executeTakeFirst()
+  return row?.month ?? null
+}

@@ -34,6 +34,31 @@ function planLineTotals(db: DB, at: 'o.paid_at' | 'i.refunded_at', start: Date, 
     .execute()
 }
 
+/**
+ * When Premium first took money (a plan line of an order that took money, or a paid renewal invoice), or null: the
+ * Premium pool's catch-up (flows/premium-pool.ts) starts at its month. A refund always follows its payment.
+ */
+export async function firstPremiumRevenueAt(db: DB): Promise<Date | null> {
+  const [line, renewal] = await Promise.all([
+    db
+      .selectFrom('order_items as i')
+      .innerJoin('orders as o', 'o.id', 'i.order_id')
+      .select((eb) => eb.fn.min<Date | null>('o.paid_at').as('at'))
+      .where('i.kind', '=', 'plan')
+      .where('i.free_trial', '=', false)
+      .where('o.captured_minor', '>', 0)
+      .executeTakeFirst(),
+    db
+      .selectFrom('subscription_invoices')
+      .select((eb) => eb.fn.min<Date | null>('paid_at').as('at'))
+      .where('amount_minor', '>', 0)
+      .where('subscription_id', 'is not', null)
+      .executeTakeFirst(),
+  ])
+  const times = [line?.at, renewal?.at].filter((at): at is Date => at != null).map((at) => new Date(at).getTime())
+  return times.length ? new Date(Math.min(...times)) : null
+}
+
 export async function premiumRevenueOfMonth(db: DB, start: Date, end: Date): Promise<MonthRevenue[]> {
   const [lines, renewals, refunds, renewalRefunds] = await Promise.all([
     planLineTotals(db, 'o.paid_at', start, end),

@@ -1,7 +1,9 @@
 // A partial refund made in the Stripe dashboard names no lines, so which access it paid back is unknown: it is
 // recorded for its amount (credit note, Partially refunded) with access untouched, and flagged in /admin/orders
 // until staff say which lines it gave back. The lines they pick lose access (ledger reason 'refund'; a plan's
-// subscription ends, at Stripe too); picking none keeps access and clears the flag. Decision 0026.
+// subscription ends, at Stripe too); picking none keeps access and clears the flag. Decision 0026. A dispute lost
+// for part of the payment is flagged the same way (its order stays Disputed, access withheld); the lines staff pick
+// are settled as the bank's take-back (creators' shares reversed as a dispute's, services cancelled).
 
 import { REFUND_MESSAGES } from '../../src-shared/schemas/orders.ts'
 import { revoke } from '../access/ledger.ts'
@@ -23,7 +25,7 @@ export async function assignRefundLines(
   return inTransaction(db, async (trx) => {
     const refund = await trx
       .selectFrom('refunds')
-      .select(['id', 'order_id', 'amount_minor', 'needs_line_assignment'])
+      .select(['id', 'order_id', 'amount_minor', 'method', 'needs_line_assignment'])
       .where('id', '=', input.refundId)
       .executeTakeFirst()
     if (!refund) throw new DomainError('not_found', 'Refund not found')
@@ -56,7 +58,7 @@ export async function assignRefundLines(
       await revoke(trx, { orderItemIds: chosen.map((line) => line.id) }, 'refund', now)
       await settleGivenBackLines(
         trx,
-        { id: order.id, refundId: refund.id, cause: 'refund', actor },
+        { id: order.id, refundId: refund.id, cause: refund.method === 'dispute' ? 'dispute' : 'refund', actor },
         chosen,
         now,
         effects,

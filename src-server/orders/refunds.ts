@@ -321,8 +321,20 @@ interface AppliedRefund {
   reason: string | null
   /** The staff member who refunded; null for Stripe's events (a dashboard refund, a lost dispute). */
   actor: audit.Actor | null
-  /** A partial dashboard refund that named no lines: staff say which lines it gave back (decision 0026). */
+  /**
+   * A partial dashboard refund or lost dispute that named no lines: staff say which lines it gave back (decision 0026,
+   * needsLineAssignment).
+   */
   needsLineAssignment?: boolean
+}
+
+/**
+ * Whether money given back without naming its lines waits for staff to say which lines it gave back (decision 0026):
+ * it names none while a line that took money is still open (a line in its free trial took none). A partial refund
+ * made in the Stripe dashboard (charge.refunded) and a dispute lost for part of the payment (flows/disputes.ts).
+ */
+export function needsLineAssignment(given: readonly OrderLine[], open: readonly OrderLine[]): boolean {
+  return given.length === 0 && open.some((line) => !line.free_trial)
 }
 
 /** The credit note's one line when a refund names no order lines. */
@@ -504,7 +516,7 @@ export async function reconcileStripeRefunds(
           ? 'Refunded here; confirmed by Stripe after its answer was lost'
           : 'Refunded in the Stripe dashboard',
         actor: null,
-        needsLineAssignment: lines.length === 0 && open.some((line) => !line.free_trial),
+        needsLineAssignment: needsLineAssignment(lines, open),
       },
       effects,
     )

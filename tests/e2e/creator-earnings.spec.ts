@@ -94,6 +94,10 @@ test('the earnings chart, hidden from screen readers beside its table, takes no 
   await signInAs(page, baseURL as string, db, creator)
   await page.goto('/studio/earnings')
   await expect(page.locator('.recharts-wrapper')).toBeVisible()
+  // The month axis reads as months ('Jan 2026'), not as a two-digit year and month ('26-01').
+  const ticks = page.locator('.recharts-xAxis-tick-labels .recharts-cartesian-axis-tick-value')
+  await expect(ticks.first()).toBeVisible()
+  for (const tick of await ticks.allTextContents()) expect(tick).toMatch(/^[A-Z][a-z]{2} \d{4}$/)
   // Nothing inside the hidden drawing is reachable by Tab (a keyboard user would land on nothing that is announced).
   await expect(page.locator('[aria-hidden="true"] [tabindex]:not([tabindex="-1"])')).toHaveCount(0)
   expect(await axeViolations(page)).toEqual([])

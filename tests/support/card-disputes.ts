@@ -8,31 +8,44 @@ import { shopCaller } from './shop.ts'
 
 /** A new buyer pays the course by card through the webhook; the order's payment intent, amount, reference, line. */
 export async function payCourseByCard(shop: PaymentsServer, course: SoldCourse) {
+  const { lines, ...sale } = await payCoursesByCard(shop, [course])
+  return { ...sale, lineId: lines[0]!.id, shareMinor: lines[0]!.shareMinor }
+}
+
+/** A new buyer pays the courses in one order by card through the webhook; each line with its creator's share. */
+export async function payCoursesByCard(shop: PaymentsServer, courses: SoldCourse[]) {
   const db = shop.database.db
   const buyer = await createUser(db)
   const caller = await shopCaller(db, buyer, shop.payments)
-  await caller.cart.add({ kind: 'course', courseId: course.id })
+  for (const course of courses) await caller.cart.add({ kind: 'course', courseId: course.id })
   const orderId = await payCartByCard(shop.fake, caller)
   const order = await db
     .selectFrom('orders')
     .select(['reference', 'captured_minor', 'stripe_payment_intent_id'])
     .where('id', '=', orderId)
     .executeTakeFirstOrThrow()
-  const line = await db.selectFrom('order_items').select('id').where('order_id', '=', orderId).executeTakeFirstOrThrow()
-  const share = await db
-    .selectFrom('earning_shares')
-    .select('creator_minor')
-    .where('order_item_id', '=', line.id)
-    .executeTakeFirstOrThrow()
-  return { orderId, ...order, lineId: line.id, shareMinor: share.creator_minor }
+  const lines = await db
+    .selectFrom('order_items as i')
+    .innerJoin('earning_shares as s', 's.order_item_id', 'i.id')
+    .select(['i.id', 'i.course_id', 's.creator_minor'])
+    .where('i.order_id', '=', orderId)
+    .execute()
+  return {
+    orderId,
+    buyer,
+    caller,
+    ...order,
+    lines: lines.map((line) => ({ id: line.id, courseId: line.course_id!, shareMinor: line.creator_minor })),
+  }
 }
 
 export type CardSale = Awaited<ReturnType<typeof payCourseByCard>>
+export type CardOrder = Awaited<ReturnType<typeof payCoursesByCard>>
 
 /** Stripe tells the webhook the bank opened or closed a dispute of the sale's payment (the whole amount by default). */
 export async function disputeSale(
   shop: PaymentsServer,
-  sale: CardSale,
+  sale: Pick<CardSale, 'orderId' | 'stripe_payment_intent_id' | 'captured_minor'>,
   event: 'created' | 'closed',
   status: string,
   amount = sale.captured_minor,

@@ -2,7 +2,7 @@
 // (decision 0095). Its long day is written without Intl (a phone's first Intl formatter is slow while a page
 // hydrates): the same text as Intl's en-GB long date in UTC.
 import { describe, expect, it } from 'vitest'
-import { formatDate } from '../../src-shared/dates.ts'
+import { formatDate, formatMonth } from '../../src-shared/dates.ts'
 
 describe('formatDate', () => {
   it('writes the long day as Intl’s en-GB long date in UTC does, for every day and out of range too', () => {
@@ -21,5 +21,23 @@ describe('formatDate', () => {
     expect(formatDate(start, 'localDayTime', 'Europe/Paris')).toBe('Thursday, 10 December 2026 at 18:00')
     expect(formatDate(start, 'localDayTime', 'America/New_York')).toBe('Thursday, 10 December 2026 at 12:00')
     expect(formatDate(start, 'localDayTime', 'Europe/Paris')).toBe('Thursday, 10 December 2026 at 18:00')
+  })
+})
+
+describe('formatMonth', () => {
+  it('writes a server month (YYYY-MM) as a month a person reads, never as a two-digit year and month', () => {
+    expect(formatMonth('2026-01')).toBe('Jan 2026')
+    expect(formatMonth('2027-02')).toBe('Feb 2027')
+    expect(formatMonth('2026-09')).toBe('Sep 2026')
+    expect(formatMonth('2026-12', 'long')).toBe('December 2026')
+    // As Intl's en-GB long month and year in UTC, for every month.
+    const intl = new Intl.DateTimeFormat('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' })
+    for (let month = 1; month <= 12; month += 1) {
+      const key = `2026-${String(month).padStart(2, '0')}`
+      expect(formatMonth(key, 'long')).toBe(intl.format(new Date(`${key}-01T00:00:00Z`)))
+    }
+    // Not a month: as it came.
+    expect(formatMonth('2026-13')).toBe('2026-13')
+    expect(formatMonth('soon')).toBe('soon')
   })
 })

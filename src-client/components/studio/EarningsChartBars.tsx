@@ -3,6 +3,7 @@
 // for screen readers and keyboards, so the drawing itself is hidden from them.
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts'
 import type { RouterOutputs } from '#client/lib/types.ts'
+import { formatMonth } from '#shared/dates.ts'
 import { formatMoney } from '#shared/money.ts'
 
 /** One month of the creator's totals, as the server sends them (earnings/statements.ts creatorMonthlyTotals). */
@@ -21,9 +22,13 @@ export default function EarningsChartBars({ currency, months }: { currency: stri
         {/* No accessibility layer: it makes the hidden drawing a Tab stop that announces nothing (as the analytics chart). */}
         <BarChart accessibilityLayer={false} data={data} margin={{ top: 8, right: 8, left: 0, bottom: 0 }}>
           <CartesianGrid strokeDasharray="3 3" vertical={false} />
-          <XAxis dataKey="month" tickFormatter={(value: string) => value.slice(2)} fontSize={12} />
+          {/* 'Jan 2026': a two-digit year and month ('26-01') read as a day. */}
+          <XAxis dataKey="month" tickFormatter={(value: string) => formatMonth(value)} fontSize={12} />
           <YAxis fontSize={12} width={56} />
-          <Tooltip formatter={(value) => formatMoney(Math.round(Number(value) * 100), currency)} />
+          <Tooltip
+            labelFormatter={(label) => formatMonth(String(label), 'long')}
+            formatter={(value) => formatMoney(Math.round(Number(value) * 100), currency)}
+          />
           <Legend />
           <Bar dataKey="Net" fill="#4f46e5" />
           <Bar dataKey="Refunded" fill="#f97316" />

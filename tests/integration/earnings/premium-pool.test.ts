@@ -10,7 +10,13 @@ import { writeCurriculum } from '../../../src-server/catalog/curriculum-editing.
 import { creatorBalances, ledgerTotals } from '../../../src-server/earnings/balances.ts'
 import { poolMonths, poolOf, splitPool } from '../../../src-server/earnings/premium-pool.ts'
 import { monthBounds } from '../../../src-server/earnings/statements.ts'
-import { poolMonthOf, runPremiumPool } from '../../../src-server/flows/premium-pool.ts'
+import {
+  PREMIUM_POOL_CATCH_UP_MONTHS,
+  poolMonthOf,
+  runDuePremiumPools,
+  runPremiumPool,
+  unsettledPoolMonths,
+} from '../../../src-server/flows/premium-pool.ts'
 import { refundOrder } from '../../../src-server/flows/refunds.ts'
 import { handlers, type JobDeps } from '../../../src-server/jobs/registry.ts'
 import * as clock from '../../../src-server/kernel/clock.ts'
@@ -217,6 +223,70 @@ describe('the Premium pool', () => {
     const pool = Math.floor((planPrice * BASIS_POINTS) / 10_000)
     expect(await available(creator.id)).toBe(pool)
     expect(await poolPostings(month)).toHaveLength(1)
+  })
+
+  it('catches up the months missed runs left: one run settles each closed month, oldest first; a rerun changes nothing', async () => {
+    const first = await toNextMonth()
+    const creator = await createCreator(db())
+    const course = await creatorCourse(creator.id, true)
+    const early = (await premiumMember(db())).user
+    await watch(early, course.id, course.lessonIds[0]!, 30)
+    // No run on the 1st that closed `first` (the server was down), nor on the next one.
+    const second = await toNextMonth()
+    const [m1, m2] = [(await premiumMember(db())).user, (await premiumMember(db())).user]
+    await watch(m1, course.id, course.lessonIds[0]!, 20)
+    await watch(m2, course.id, course.lessonIds[1]!, 20)
+    const now = clock.now()
+    await clock.advanceClock((Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1, 5) - now.getTime()) / 1000)
+    const third = watchMonthOf(clock.now())
+    // Money of the month still open: not this run's.
+    await premiumMember(db())
+    expect(await poolMonths(db(), first)).toEqual([])
+    expect(await unsettledPoolMonths(db(), clock.now())).toEqual(expect.arrayContaining([first, second]))
+
+    const logged: { months?: string[] }[] = []
+    const log = { info: (entry: { months?: string[] }) => logged.push(entry), warn: () => {}, error: () => {} }
+    const work = handlers({ db: db(), log, premiumPool: { basisPoints: BASIS_POINTS } } as unknown as JobDeps)
+    await work['earnings.premium-pool']({ id: 'late', name: 'earnings.premium-pool', data: {} } as never)
+
+    const [pool1, pool2] = [1, 2].map((plans) => Math.floor((plans * planPrice * BASIS_POINTS) / 10_000)) as [
+      number,
+      number,
+    ]
+    const month = (plans: number, pool: number) => ({
+      currency: 'USD',
+      revenueMinor: plans * planPrice,
+      refundedMinor: 0,
+      basisPoints: BASIS_POINTS,
+      poolMinor: pool,
+      distributedMinor: pool,
+    })
+    expect(await poolMonths(db(), first)).toEqual([month(1, pool1)])
+    expect(await poolMonths(db(), second)).toEqual([month(2, pool2)])
+    expect(await poolMonths(db(), third)).toEqual([])
+    expect(await available(creator.id)).toBe(pool1 + pool2)
+    expect((await poolPostings(first)).map((posting) => posting.key)).toEqual([`pool:${first}:USD:${course.id}`])
+    expect((await poolPostings(second)).map((posting) => posting.key)).toEqual([`pool:${second}:USD:${course.id}`])
+    // Oldest first, each closed month once.
+    const ran = logged.flatMap((entry) => entry.months ?? [])
+    expect(ran.indexOf(first)).toBeLessThan(ran.indexOf(second))
+    expect(ran.filter((m) => m === first || m === second)).toEqual([first, second])
+
+    // Run again (a retry, the next 1st): nothing more is recorded or paid.
+    const again = await runDuePremiumPools(db(), { now: clock.now(), basisPoints: BASIS_POINTS })
+    expect(again.outcomes.filter((outcome) => outcome.recorded)).toEqual([])
+    expect(await available(creator.id)).toBe(pool1 + pool2)
+    expect(await poolPostings(first)).toHaveLength(1)
+    expect(await poolPostings(second)).toHaveLength(1)
+    for (const total of (await ledgerTotals(db())).values()) expect(total).toBe(0)
+  })
+
+  it('looks back at most PREMIUM_POOL_CATCH_UP_MONTHS closed months, never at the month still open', async () => {
+    const now = new Date(Date.UTC(clock.now().getUTCFullYear() + 5, 0, 15))
+    const months = await unsettledPoolMonths(db(), now)
+    expect(months.length).toBeLessThanOrEqual(PREMIUM_POOL_CATCH_UP_MONTHS)
+    expect(months).not.toContain(watchMonthOf(now))
+    expect(months.at(-1)).toBe(poolMonthOf(now))
   })
 
   it('pays once when two workers run the same month at once (PostgreSQL: real concurrency)', async () => {

@@ -274,7 +274,8 @@ describe('a dispute closed', () => {
         reference: 'dp_part',
         stripe_refund_id: null,
         reason: 'Dispute lost (general)',
-        needs_line_assignment: false,
+        // Part of the payment names no line: staff say which lines it took back, as for a partial dashboard refund.
+        needs_line_assignment: true,
       },
     ])
     // Part of the payment: no line is named.

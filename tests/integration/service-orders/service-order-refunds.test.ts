@@ -1,6 +1,6 @@
 // A service paid for and given back is not worked on (decision 0132): whichever way the money goes back — a staff
 // refund of the whole order or of its line, a refund made in Stripe's dashboard (charge.refunded), a lost dispute, a
-// dashboard refund whose lines staff name later — the service orders of the lines given back are cancelled in the same
+// dashboard refund or a dispute lost in part whose lines staff name later — the service orders of the lines given back are cancelled in the same
 // transaction (history, audit, the buyer's e-mail), with one refund only; a monthly service's subscription ends at
 // Stripe too; a completed order keeps its status, and its page says the payment was given back.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -188,6 +188,29 @@ describe('a refunded service order', () => {
     await (await staff(admin)).admin.orders.assignRefundLines({ refundId: flagged.id, lineIds: [second.lineId] })
     expect([await statusOf(first.id), await statusOf(second.id)]).toEqual(['brief_needed', 'cancelled'])
     expect(await serviceAudit(second.id)).toMatchObject([{ action: 'service_order.cancel', actor_id: admin.id }])
+  })
+
+  it('a dispute lost for part of the payment leaves it running until staff say the bank took back its line', async () => {
+    const { intent, orderId, orders } = await buyByCard(
+      ['usa-company-formation', 'Wyoming LLC Starter'],
+      ['seo-audit', 'Essential Audit'],
+    )
+    const [first, second] = orders as [{ id: string; lineId: string }, { id: string; lineId: string }]
+    expect(await fake.deliver('charge.dispute.closed', fake.disputeOf(intent, 'lost', 100))).toBe(200)
+    expect([await statusOf(first.id), await statusOf(second.id)]).toEqual(['brief_needed', 'brief_needed'])
+    const flagged = await db()
+      .selectFrom('refunds')
+      .select('id')
+      .where('order_id', '=', orderId)
+      .where('method', '=', 'dispute')
+      .where('needs_line_assignment', '=', true)
+      .executeTakeFirstOrThrow()
+    await (await staff(admin)).admin.orders.assignRefundLines({ refundId: flagged.id, lineIds: [second.lineId] })
+    expect([await statusOf(first.id), await statusOf(second.id)]).toEqual(['brief_needed', 'cancelled'])
+    expect(await serviceAudit(second.id)).toMatchObject([{ action: 'service_order.cancel', actor_id: admin.id }])
+    const detail = await (await staff(admin)).admin.serviceOrders.detail({ id: second.id })
+    expect(detail.paymentGivenBack).toEqual({ at: expect.any(String), byDispute: true })
+    expect(refundsAtStripe(intent)).toEqual([])
   })
 
   it('a lost dispute cancels it, and its page says the bank took the payment back', async () => {

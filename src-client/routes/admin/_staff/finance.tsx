@@ -107,6 +107,12 @@ function Finance() {
             </AdminTable>
           )}
         </div>
+        {data.owed.length ? (
+          <p className={note}>
+            Owed in total adds up each creator’s pending and available where above zero; a creator whose balance is
+            negative (below) repays it from later earnings, so it is not taken off what the others are owed.
+          </p>
+        ) : null}
       </TitledSection>
 
       <section aria-labelledby="payouts-heading" className={section}>
