@@ -829,6 +829,8 @@ export interface ContactRepliesTable {
   staff_id: string | null
   body: string
   created_at: CreatedAt
+  /** The answer's mail in the outbox, whose status the support dialog shows; null before 2026-12-29 or once purged. */
+  mail_id: string | null
 }
 
 /** A member's live chat with the staff (decision 0099); at most one open per member. */
@@ -873,6 +875,8 @@ export interface TusUploadLocksTable {
 export interface ChatDeskPresenceTable {
   user_id: string
   seen_at: ColumnType<Date, Date | string | undefined, Date>
+  /** The desk's "Available for chats", kept until they change it (decision 0102); only available members count. */
+  available: Generated<boolean>
 }
 
 export interface ChatMessagesTable {

@@ -1,5 +1,6 @@
-// Live chat's staffed hours (decision 0099): /contact promises "Monday-Friday, 9:00 AM - 5:00 PM GMT". Hours are in
-// GMT (UTC) all year, as the page says; LIVE_CHAT_HOURS may set others (e.g. a test server open every day).
+// Live chat's staffed hours (decision 0099): by default "Monday-Friday, 9:00 AM - 5:00 PM GMT", as the spec's /contact
+// says. Hours are in GMT (UTC) all year; LIVE_CHAT_HOURS may set others (e.g. a test server open every day), and
+// /contact then states those (describeChatHours, served with the chat's availability).
 
 /** Days the chat is staffed (0 Sunday … 6 Saturday) and the minutes of the day, GMT, it opens and closes. */
 export interface ChatHours {
@@ -60,13 +61,46 @@ export function nextChatOpening(hours: ChatHours, at: Date): Date {
   return new Date(midnight + 7 * DAY_MS + hours.openMinute * 60_000) // not reached: every week has an open day
 }
 
-/** "Monday at 9:00 AM GMT": when a closed chat opens again, as the page says it. */
-export function describeOpening(opening: Date): string {
-  const hours = opening.getUTCHours()
-  const minutes = String(opening.getUTCMinutes()).padStart(2, '0')
+/** "9:00 AM", "5:30 PM", "12:00 AM" (midnight, also the end of a day open until 24:00). */
+function clockTime(minuteOfDay: number): string {
+  const hours = Math.floor(minuteOfDay / 60) % 24
+  const minutes = String(minuteOfDay % 60).padStart(2, '0')
   const twelve = hours % 12 === 0 ? 12 : hours % 12
-  return `${DAY_NAMES[opening.getUTCDay()]} at ${twelve}:${minutes} ${hours < 12 ? 'AM' : 'PM'} GMT`
+  return `${twelve}:${minutes} ${hours < 12 ? 'AM' : 'PM'}`
 }
 
-export const CHAT_CLOSED = 'Live chat is closed now: it is staffed Monday-Friday, 9:00 AM - 5:00 PM GMT'
+/** "Monday at 9:00 AM GMT": when a closed chat opens again, as the page says it. */
+export function describeOpening(opening: Date): string {
+  const minute = opening.getUTCHours() * 60 + opening.getUTCMinutes()
+  return `${DAY_NAMES[opening.getUTCDay()]} at ${clockTime(minute)} GMT`
+}
+
+/** The staffed hours in words, for /contact's details (`days`, `times`) and its FAQ (`summary`). */
+export interface ChatHoursWords {
+  /** "Monday-Friday", "Saturday", "Every day". */
+  days: string
+  /** "9:00 AM - 5:00 PM GMT", "All day (GMT)". */
+  times: string
+  /** "Monday to Friday, 9:00 AM to 5:00 PM GMT". */
+  summary: string
+}
+
+/**
+ * The hours as /contact states them: the default reads as the spec words it ("Monday-Friday", "9:00 AM - 5:00 PM
+ * GMT"); LIVE_CHAT_HOURS's other hours read the same way, so the page never promises hours the chat does not keep.
+ */
+export function describeChatHours(hours: ChatHours): ChatHoursWords {
+  const first = DAY_NAMES[hours.days[0] ?? 1] as string
+  const last = DAY_NAMES[hours.days.at(-1) ?? 5] as string
+  const allWeek = hours.days.length === 7
+  const oneDay = hours.days.length === 1
+  const allDay = hours.openMinute === 0 && hours.closeMinute === 24 * 60
+  const opens = clockTime(hours.openMinute)
+  const closes = clockTime(hours.closeMinute)
+  return {
+    days: allWeek ? 'Every day' : oneDay ? first : `${first}-${last}`,
+    times: allDay ? 'All day (GMT)' : `${opens} - ${closes} GMT`,
+    summary: `${allWeek ? 'every day' : oneDay ? `on ${first}` : `${first} to ${last}`}, ${allDay ? 'all day (GMT)' : `${opens} to ${closes} GMT`}`,
+  }
+}
 export const CHAT_ENDED = 'This chat has ended; start a new one to write again'

@@ -104,6 +104,7 @@ import * as m250000 from './2026_12_25_0000_payout_fit_and_keys.ts'
 import * as m260000 from './2026_12_26_0000_enrolment_invites.ts'
 import * as m270000 from './2026_12_27_0000_signup_credentials.ts'
 import * as m280000 from './2026_12_28_0000_plan_change_quotes.ts'
+import * as m1229_0300 from './2026_12_29_0300_support_reply_mail_and_desk_choice.ts'
 
 export const migrations: Record<string, Migration> = {
   '2026_11_22_0900_catalog': m0900,
@@ -210,4 +211,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_26_0000_enrolment_invites': m260000,
   '2026_12_27_0000_signup_credentials': m270000,
   '2026_12_28_0000_plan_change_quotes': m280000,
+  '2026_12_29_0300_support_reply_mail_and_desk_choice': m1229_0300,
 }

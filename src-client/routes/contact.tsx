@@ -1,3 +1,4 @@
+import { useQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
 import { css } from '#styled-system/css'
 import { ContactForm } from '../components/contact/ContactForm.tsx'
@@ -9,6 +10,7 @@ import { Icon, type IconName } from '../components/ui/icons.tsx'
 import { contentHeading, Section, TitledSection } from '../components/ui/layout.tsx'
 import { seo } from '../lib/seo.ts'
 import { sessionQuery } from '../lib/session.ts'
+import type { RouterOutputs } from '../lib/types.ts'
 
 export const Route = createFileRoute('/contact')({
   head: () =>
@@ -27,18 +29,21 @@ export const Route = createFileRoute('/contact')({
   component: ContactPage,
 })
 
-const details: { icon: IconName; title: string; lines: string[] }[] = [
+type ChatHoursWords = RouterOutputs['liveChat']['mine']['availability']['hours']
+
+// The chat's hours are the server's (LIVE_CHAT_HOURS, in words; the default reads "Monday-Friday", "9:00 AM - 5:00 PM
+// GMT" as the spec says), never written here: a page promising other hours than the chat keeps would be untrue.
+const details = (chatHours: ChatHoursWords | undefined): { icon: IconName; title: string; lines: string[] }[] => [
   { icon: 'megaphone', title: 'Email', lines: ['support@skillforge.example'] },
   { icon: 'user', title: 'Phone', lines: ['+44 161 496 0123'] },
   { icon: 'building', title: 'Address', lines: ['SkillForge Ltd', '12 Piccadilly', 'Manchester M1 3AN', 'England'] },
-  { icon: 'clock', title: 'Live Chat', lines: ['Monday-Friday', '9:00 AM - 5:00 PM GMT'] },
+  { icon: 'clock', title: 'Live Chat', lines: chatHours ? [chatHours.days, chatHours.times] : [] },
 ]
 
-const faqs = [
+const faqs = (chatHours: ChatHoursWords | undefined) => [
   {
     question: 'How quickly will you respond?',
-    answer:
-      'We answer every message within 24-48 business hours. Live chat is staffed Monday to Friday, 9:00 AM to 5:00 PM GMT.',
+    answer: `We answer every message within 24-48 business hours.${chatHours ? ` Live chat is staffed ${chatHours.summary}.` : ''}`,
   },
   {
     question: 'Do you offer technical support?',
@@ -74,6 +79,8 @@ const card = css({ bg: 'surface', p: '6', borderRadius: 'card', boxShadow: 'card
 
 function ContactPage() {
   const { trpc } = Route.useRouteContext()
+  // The loader has it (the chat panel's query); a failure leaves the hours unsaid rather than guessed.
+  const chatHours = useQuery(trpc.liveChat.mine.queryOptions()).data?.availability.hours
   return (
     <main>
       <PageIntro title="Contact Us">
@@ -89,7 +96,7 @@ function ContactPage() {
               titleClassName={contentHeading}
             >
               <ul className={css({ display: 'grid', gap: '5' })}>
-                {details.map((item) => (
+                {details(chatHours).map((item) => (
                   <li key={item.title} className={css({ display: 'flex', gap: '3' })}>
                     <span className={css({ color: 'accent' })}>
                       <Icon name={item.icon} />
@@ -123,7 +130,7 @@ function ContactPage() {
         />
       </Section>
       <Section title="Frequently Asked Questions" id="contact-faq">
-        <Faq items={faqs} />
+        <Faq items={faqs(chatHours)} />
       </Section>
     </main>
   )

@@ -112,3 +112,24 @@ export function premiumGrantsAt(db: DB, userId: string, at: Date) {
     .where((eb) => eb.or([eb('revoked_at', 'is', null), eb('revoked_at', '>', at)]))
     .execute()
 }
+
+/**
+ * Whether the user ever held Premium, and the course (when one is named), live or not: what a right they lost came
+ * from (a live session's seat freed when Premium ended says so).
+ */
+export async function everHeld(db: DB, userId: string, courseId: string | null) {
+  const rows = await db
+    .selectFrom('access_grants')
+    .select('kind')
+    .distinct()
+    .where('user_id', '=', userId)
+    .where((eb) =>
+      eb.or([
+        eb('kind', '=', 'premium'),
+        ...(courseId ? [eb.and([eb('kind', '=', 'course'), eb('course_id', '=', courseId)])] : []),
+      ]),
+    )
+    .execute()
+  const kinds = new Set(rows.map((row) => row.kind))
+  return { premium: kinds.has('premium'), course: kinds.has('course') }
+}

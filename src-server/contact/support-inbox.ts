@@ -7,6 +7,7 @@ import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { pageOf } from '../kernel/paging.ts'
 import { enqueueMail } from '../mail/outbox.ts'
+import { mailDeliveries } from '../mail/repository.ts'
 import { staffEmail } from '../mail/staff-address.ts'
 
 export async function listSupportInbox(
@@ -66,7 +67,7 @@ export async function markAnswered(db: DB, actor: audit.Actor, id: string, now =
 }
 
 /**
- * A staff member answers a message from the inbox: the reply is kept, mailed to the sender (their answers come back
+ * A staff member answers a message from the inbox: the reply is kept with its outbox mail's id, mailed to the sender (their answers come back
  * to the staff address) and, the first time, marks the message answered — all in one transaction, or none of it. A
  * follow-up on an answered message is kept and mailed too; the first answer's time and author stay.
  */
@@ -80,10 +81,6 @@ export async function replyToMessage(db: DB, actor: audit.Actor, id: string, bod
       .executeTakeFirst()
     if (!message) throw new DomainError('not_found', 'Message not found')
     const author = await trx.selectFrom('users').select('first_name').where('id', '=', actor.id).executeTakeFirst()
-    await trx
-      .insertInto('contact_replies')
-      .values({ message_id: id, staff_id: actor.id, body, created_at: now })
-      .execute()
     if (!message.answered_at) {
       await trx
         .updateTable('contact_messages')
@@ -91,7 +88,8 @@ export async function replyToMessage(db: DB, actor: audit.Actor, id: string, bod
         .where('id', '=', id)
         .execute()
     }
-    await enqueueMail(trx, {
+    // The answer names its mail, so the dialog can say whether it left (queued is not sent: SMTP may be down).
+    const mailId = await enqueueMail(trx, {
       kind: 'contact-reply',
       to: message.email,
       replyTo: staffEmail(),
@@ -107,20 +105,37 @@ export async function replyToMessage(db: DB, actor: audit.Actor, id: string, bod
         ...message.message.split('\n').map((line) => `> ${line}`),
       ].join('\n'),
     })
+    await trx
+      .insertInto('contact_replies')
+      .values({ message_id: id, staff_id: actor.id, body, created_at: now, mail_id: mailId })
+      .execute()
     await audit.record(trx, actor, 'support.replied', { type: 'contact_message', id, after: { replied: true } })
-    return { id, answeredAt: (message.answered_at ?? now).toISOString() }
+    // Queued, not sent: the outbox delivers it later (the dialog shows how that went).
+    return { id, answeredAt: (message.answered_at ?? now).toISOString(), delivery: 'pending' as const }
   })
 }
 
-/** The answers staff sent to a message, oldest first, with who wrote each. */
+/**
+ * The answers staff wrote to a message, oldest first, with who wrote each and where its mail stands (queued, sent,
+ * printed without SMTP, failed and why; null when the outbox no longer holds it): editors may answer but not open the
+ * outbox, and "sent" must not be claimed for a mail still queued or given up.
+ */
 export async function repliesTo(db: DB, id: string) {
   const rows = await db
     .selectFrom('contact_replies as r')
     .leftJoin('users as staff', 'staff.id', 'r.staff_id')
-    .select(['r.id', 'r.body', 'r.created_at as sentAt', 'staff.email as sentBy'])
+    .select(['r.id', 'r.body', 'r.created_at as sentAt', 'staff.email as sentBy', 'r.mail_id as mailId'])
     .where('r.message_id', '=', id)
     .orderBy('r.created_at')
     .orderBy('r.id')
     .execute()
-  return rows.map((row) => ({ ...row, sentAt: row.sentAt.toISOString() }))
+  const deliveries = await mailDeliveries(
+    db,
+    rows.flatMap((row) => (row.mailId ? [row.mailId] : [])),
+  )
+  return rows.map(({ mailId, ...row }) => ({
+    ...row,
+    sentAt: row.sentAt.toISOString(),
+    delivery: (mailId && deliveries.get(mailId)) || null,
+  }))
 }

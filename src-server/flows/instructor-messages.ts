@@ -99,7 +99,10 @@ async function sendRefusal(db: DB, user: Person, courseId: string, thread: Threa
     return { course, refusal: WORDS.ownCourse, teaches: true }
   }
   const premium = course.status === 'published' && (await isPremium(db, user, now))
-  if (!premium && !(await ownsCourse(db, user.id, courseId, now))) return { course, refusal: WORDS.notHolder }
+  if (!premium && !(await ownsCourse(db, user.id, courseId, now))) {
+    // "Your earlier messages stay readable" only to someone who has some.
+    return { course, refusal: thread ? WORDS.notHolderAnymore : WORDS.notHolder }
+  }
   if (await isBlocked(db, courseId, user.id)) return { course, refusal: WORDS.blocked }
   if (thread?.closed_at) return { course, refusal: WORDS.closed }
   if (!(await courseTakesMessages(db, courseId))) return { course, refusal: NOBODY_TO_ANSWER }

@@ -5,6 +5,7 @@ import type { z } from 'zod'
 import {
   type ChatHours,
   chatOpenAt,
+  describeChatHours,
   describeOpening,
   nextChatOpening,
   STAFFED_CHAT_HOURS,
@@ -48,14 +49,22 @@ const hoursOf = (config: Pick<AppConfig, 'liveChatHours'>): ChatHours => config.
 
 /**
  * Whether the chat is open now (its hours) and someone is at the desk (decision 0102: the page says "online" only
- * then); when closed, when it opens ("Monday at 9:00 AM GMT").
+ * then); when closed, when it opens ("Monday at 9:00 AM GMT"); and the hours in words, as /contact states them.
  */
 export async function chatAvailability(deps: { db: DB; config: Pick<AppConfig, 'liveChatHours'> }, now = clock.now()) {
-  const hours = hoursOf(deps.config)
-  if (chatOpenAt(hours, now))
-    return { open: true as const, staffed: await deskStaffed(deps.db, now), opensAt: null, opens: null }
-  const opening = nextChatOpening(hours, now)
-  return { open: false as const, staffed: false, opensAt: opening.toISOString(), opens: describeOpening(opening) }
+  const config = hoursOf(deps.config)
+  // The configured hours in words, for /contact's details and FAQ (never the default's when others are set).
+  const hours = describeChatHours(config)
+  if (chatOpenAt(config, now))
+    return { open: true as const, staffed: await deskStaffed(deps.db, now), opensAt: null, opens: null, hours }
+  const opening = nextChatOpening(config, now)
+  return {
+    open: false as const,
+    staffed: false,
+    opensAt: opening.toISOString(),
+    opens: describeOpening(opening),
+    hours,
+  }
 }
 
 interface MemberChatDeps {

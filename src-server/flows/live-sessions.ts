@@ -15,7 +15,7 @@ import {
   type recordingInput,
   type updateSessionInput,
 } from '../../src-shared/schemas/live.ts'
-import { ownedCourseIds } from '../access/courses.ts'
+import { everHeld, ownedCourseIds } from '../access/courses.ts'
 import { findCourseForLearning } from '../catalog/repository-lessons.ts'
 import { courseRoleOf } from '../creators/course-team.ts'
 import * as clock from '../kernel/clock.ts'
@@ -216,10 +216,13 @@ export async function leaveSession(db: DB, actor: LiveActor, sessionId: string, 
   })
 }
 
-/** Cancels a seat or waitlist place: the holder's calendar gets the cancellation, a freed seat's new holder the invitation. */
-async function giveUpSeat(trx: DB, sessionId: string, userId: string, publicUrl: string) {
+/**
+ * Cancels a seat or waitlist place: the holder's calendar gets the cancellation (with `why` when they did not ask for
+ * it), a freed seat's new holder the invitation.
+ */
+async function giveUpSeat(trx: DB, sessionId: string, userId: string, publicUrl: string, why?: string) {
   const { was, promoted } = await cancelRegistration(trx, sessionId, userId)
-  if (was === 'registered') await sendInvitation(trx, sessionId, userId, 'cancel', publicUrl)
+  if (was === 'registered') await sendInvitation(trx, sessionId, userId, 'cancel', publicUrl, why)
   for (const promotedId of promoted) await sendInvitation(trx, sessionId, promotedId, 'invitation', publicUrl)
   return was
 }
@@ -231,8 +234,23 @@ async function giveUpSeat(trx: DB, sessionId: string, userId: string, publicUrl:
 async function releaseLapsedSeats(trx: DB, session: SessionRow, publicUrl: string) {
   for (const member of await registeredMembers(trx, session.id)) {
     if (await canSee(trx, { id: member.id, role: member.role, staff: true }, session)) continue
-    await giveUpSeat(trx, session.id, member.id, publicUrl)
+    await giveUpSeat(trx, session.id, member.id, publicUrl, await lapseReason(trx, member.id, session))
   }
+}
+
+/**
+ * Why a member's seat was freed for them: "because your Premium membership ended" (what held them to a session for all
+ * Premium members, or to a course's when they never bought it), their course's refund, or the course gone off sale.
+ */
+async function lapseReason(db: DB, userId: string, session: SessionRow): Promise<string> {
+  if (session.course_status !== null && neverOnSale(session.course_status)) {
+    return 'because its course is no longer available'
+  }
+  const held = await everHeld(db, userId, session.course_id)
+  const course = `your access to “${session.course_title ?? 'its course'}”`
+  if (session.course_id === null || (held.premium && !held.course)) return 'because your Premium membership ended'
+  if (held.course && !held.premium) return `because ${course} ended`
+  return `because your Premium membership and ${course} have ended`
 }
 
 /** /live: upcoming and past sessions the person may see, with their seat and (from 15 minutes before) the join path. */
@@ -414,7 +432,8 @@ export async function sendLiveReminders(db: DB, publicUrl: string, now = clock.n
       // it goes to the waitlist's first.
       const person = await trx.selectFrom('users').select('role').where('id', '=', row.user_id).executeTakeFirst()
       if (!person || !(await canSee(trx, { id: row.user_id, role: person.role, staff: true }, session))) {
-        await giveUpSeat(trx, row.session_id, row.user_id, publicUrl)
+        const why = person ? await lapseReason(trx, row.user_id, session) : undefined
+        await giveUpSeat(trx, row.session_id, row.user_id, publicUrl, why)
         continue
       }
       await sendReminder(trx, row.session_id, row.user_id, await siteUrlOf(session.course_id))

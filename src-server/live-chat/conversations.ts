@@ -13,6 +13,7 @@ import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { pageOf } from '../kernel/paging.ts'
 import { enqueueMail } from '../mail/outbox.ts'
+import { staffEmail } from '../mail/staff-address.ts'
 import { existingUserContact } from '../users/contact.ts'
 
 /** How long a member still sees a chat after it ended (its last messages and "this chat has ended"). */
@@ -208,7 +209,8 @@ function messagesOf(db: DB, conversationIds: readonly string[]) {
 }
 
 /**
- * Ends an open chat, once, and mails its transcript to a member in the same transaction. A visitor's is not mailed:
+ * Ends an open chat, once, and mails its transcript to a member in the same transaction (Reply-To the staff address,
+ * so "reply to this e-mail" reaches the support inbox). A visitor's is not mailed:
  * their address is only what they typed, and the chat must not send our mail to anyone's (decision 0103).
  */
 export async function endChat(
@@ -237,6 +239,8 @@ export async function endChat(
     await enqueueMail(trx, {
       kind: 'chat-transcript',
       to: member.email,
+      // The mail invites a reply: it goes to the staff address (as support answers' do), not to the no-reply sender.
+      replyTo: staffEmail(),
       subject: 'Your live chat with SkillForge support',
       text: [
         `Hello ${fullName(member.first_name, member.last_name) || member.email},`,

@@ -35,13 +35,17 @@ async function loadSession(trx: DB, sessionId: string) {
 
 export type InvitationKind = 'invitation' | 'update' | 'cancel'
 
-/** The invitation, its update or its cancellation, with the .ics, to one member. */
+/**
+ * The invitation, its update or its cancellation, with the .ics, to one member. `why` completes a cancellation's
+ * sentence: "because your Premium membership ended" (a seat freed by the server, which the member did not ask for).
+ */
 export async function sendInvitation(
   trx: DB,
   sessionId: string,
   userId: string,
   kind: InvitationKind,
   publicUrl: string,
+  why?: string,
 ) {
   const [session, user] = await Promise.all([loadSession(trx, sessionId), existingUserContact(trx, userId)])
   const method = kind === 'cancel' ? 'CANCEL' : 'REQUEST'
@@ -72,7 +76,9 @@ export async function sendInvitation(
   const lead = {
     invitation: `You have a seat at the live session “${session.title}”, ${when}.`,
     update: `The live session “${session.title}” has changed. It is now ${when}.`,
-    cancel: `The live session “${session.title}” (${when}) is cancelled for you.`,
+    cancel: why
+      ? `Your seat at the live session “${session.title}” (${when}) is cancelled ${why}.`
+      : `The live session “${session.title}” (${when}) is cancelled for you.`,
   }[kind]
   const join =
     kind === 'cancel'

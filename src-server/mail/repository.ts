@@ -3,6 +3,7 @@
 // to the job queue again, with a fresh set of attempts and the same back-off as a new message.
 import type { DB } from '../kernel/db.ts'
 import { pageOf } from '../kernel/paging.ts'
+import { REDACTED, redactUrlsIn } from '../kernel/redact.ts'
 
 export type OutboxStatus = 'pending' | 'sent' | 'logged' | 'failed'
 
@@ -70,4 +71,41 @@ export async function purgeSettledMail(db: DB, before: Date): Promise<number> {
     .where((eb) => eb(eb.fn.coalesce('sent_at', 'created_at'), '<', before))
     .executeTakeFirst()
   return Number(result.numDeletedRows)
+}
+
+/** Where a message stands, for a screen that names its mail but may not read it (the support dialog, decision 0100). */
+export interface MailDelivery {
+  status: OutboxStatus
+  attempts: number
+  /** Why the last try failed (still queued) or why it was given up (failed); null once sent. */
+  problem: string | null
+}
+
+/**
+ * The delivery state of each of these outbox rows, by id: status, attempts and the last error, never the body, the
+ * recipient or anything like a secret (a link's token, an address's password) in the error. Rows gone (purged after
+ * retention) are absent.
+ */
+export async function mailDeliveries(db: DB, ids: readonly string[]): Promise<Map<string, MailDelivery>> {
+  if (ids.length === 0) return new Map()
+  const rows = await db
+    .selectFrom('mail_outbox')
+    .select(['id', 'status', 'attempts', 'last_error'])
+    .where('id', 'in', [...ids])
+    .execute()
+  return new Map(
+    rows.map((row) => [
+      row.id,
+      {
+        status: row.status,
+        attempts: row.attempts,
+        problem: row.status === 'sent' || row.status === 'logged' || !row.last_error ? null : safeError(row.last_error),
+      },
+    ]),
+  )
+}
+
+/** An SMTP error as staff other than admins may read it: no credentials in an address, no link's secrets. */
+function safeError(error: string): string {
+  return redactUrlsIn(error.replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@]*@/gi, `$1${REDACTED}@`)).slice(0, 200)
 }

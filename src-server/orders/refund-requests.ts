@@ -9,6 +9,7 @@ import * as clock from '../kernel/clock.ts'
 import { type DB, inTransaction } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { enqueueMail } from '../mail/outbox.ts'
+import { staffEmail } from '../mail/staff-address.ts'
 import { adminEmails } from '../team/members.ts'
 import { type RefundEffects, type RefundGateway, type RefundResult, refundOrder } from './refunds.ts'
 
@@ -170,6 +171,8 @@ export async function decideRefundRequest(
       await enqueueMail(trx, {
         kind: 'refund_request_declined',
         to: request.email,
+        // "Reply to this e-mail": the answer reaches the staff address, not the no-reply sender.
+        replyTo: staffEmail(),
         subject: `Your refund request for ${request.title} (order ${request.reference})`,
         text: `Hello,\n\nWe have looked at your refund request for ${request.title} and cannot approve it:\n\n${decision.reason}\n\nReply to this e-mail if you would like to talk about it.`,
       })

@@ -62,6 +62,8 @@ export async function mailStatusToBuyer(
   await enqueueMail(trx, {
     kind: `service-order-${status.replaceAll('_', '-')}`,
     to: buyer.email,
+    // A buyer's answer (the cancellation says "reply to this e-mail") reaches the staff address, not the no-reply sender.
+    replyTo: staffEmail(),
     subject: `${buyer.title}: ${SERVICE_ORDER_STATUS_LABELS[status]}`,
     text: [`Hi ${buyer.first_name},`, '', why ?? lines[status] ?? '', '', buyerLink(links, orderId)].join('\n'),
   })

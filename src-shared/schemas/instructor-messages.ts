@@ -8,7 +8,9 @@ export const MESSAGE_FILE_ACCEPT = '.pdf,.png,.jpg,.jpeg,.gif,.webp,.doc,.docx,.
 export const MESSAGE_MAX_FILES = 5
 
 export const INSTRUCTOR_MESSAGE_WORDS = {
-  notHolder:
+  notHolder: 'Messages to instructors are for Premium members and for learners who bought this course.',
+  /** The same, to someone who wrote before (their Premium or purchase has ended since): the thread stays theirs to read. */
+  notHolderAnymore:
     'Messages to instructors are for Premium members and for learners who bought this course. Your earlier messages stay readable.',
   blocked: 'The instructors of this course are not accepting messages from you.',
   closed: 'This conversation was closed by the instructor.',

@@ -17,6 +17,8 @@ export const startVisitorChatInput = startChatInput.extend({
 export const sendChatInput = z.object({ conversationId: z.uuid(), body: chatBody })
 export const chatIdInput = z.object({ id: z.uuid() })
 export const staffChatReplyInput = z.object({ id: z.uuid(), body: chatBody })
+/** The desk's "Available for chats" (decision 0102), kept per staff member. */
+export const deskAvailableInput = z.object({ available: z.boolean() })
 export const staffChatQueueInput = z.object({
   status: z.enum(['open', 'closed']).default('open'),
   page: z.number().int().min(1).max(10_000).default(1),

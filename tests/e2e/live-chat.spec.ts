@@ -87,7 +87,7 @@ test('a member chats with the staff on /contact and is mailed the transcript', a
 
   await chatPanel.getByRole('button', { name: 'End chat' }).click()
   await expect(chatPanel.getByTestId('chat-status')).toHaveText(
-    'This chat has ended. We have e-mailed you the transcript.',
+    'This chat has ended. We are e-mailing you the transcript.',
   )
   await expect(chatPanel.getByLabel('Write in the chat')).toHaveCount(0)
   const mail = await db
@@ -111,13 +111,21 @@ test('a member chats with the staff on /contact and is mailed the transcript', a
     .toBeFocused()
     .catch(() => {})
   await expect(chatPanel.getByRole('button', { name: 'Start chat' })).toBeVisible()
-  // The editor has the desk open: the page says the team is online. Unticking Available for chats takes their mark
-  // back at once (what the page then says depends on other specs' staff too, so the mark is what is checked).
+  // The editor has the desk open: the page says the team is online. Unticking Available for chats takes them off at
+  // once (what the page then says depends on other specs' staff too, so their row is what is checked), and it is
+  // kept: back at the desk later, the box is still unticked and the desk does not mark them available again.
   await expect(chatPanel).toContainText('Our team is online now. Ask your question', { timeout: 70_000 })
   await desk.getByLabel('Available for chats').uncheck()
-  await expect
-    .poll(() => db.selectFrom('chat_desk_presence').select('user_id').where('user_id', '=', editor.id).execute())
-    .toEqual([])
+  const availability = () =>
+    db.selectFrom('chat_desk_presence').select('available').where('user_id', '=', editor.id).execute()
+  await expect.poll(availability).toEqual([{ available: false }])
+  await desk.goto('/admin')
+  await desk.goto('/admin/chat')
+  await expect(desk.getByLabel('Available for chats')).not.toBeChecked()
+  await expect(desk.getByLabel('Available for chats')).toBeEnabled()
+  expect(await availability()).toEqual([{ available: false }])
+  await desk.getByLabel('Available for chats').check()
+  await expect.poll(availability).toEqual([{ available: true }])
   await staffContext.close()
 })
 
@@ -225,12 +233,14 @@ test('stepping away while a desk heartbeat is on its way leaves the editor away'
   await page.goto('/admin/chat')
   await expect.poll(() => beats).toBe(1)
   const beatAnswered = page.waitForResponse((response) => response.url().includes('admin.liveChat.atDesk'))
-  const awayAnswered = page.waitForResponse((response) => response.url().includes('admin.liveChat.away'))
+  const awayAnswered = page.waitForResponse((response) => response.url().includes('admin.liveChat.setAvailable'))
   await page.getByLabel('Available for chats').uncheck()
+  await awayAnswered
   releaseBeat()
-  await Promise.all([beatAnswered, awayAnswered])
-  // Both have landed, the step away last: no presence is left.
+  await beatAnswered
+  // The beat landed after the step away: it marks the time only, so the editor stays away (decision 0102).
   expect(
-    await db.selectFrom('chat_desk_presence').select('user_id').where('user_id', '=', editor.id).execute(),
-  ).toEqual([])
+    await db.selectFrom('chat_desk_presence').select('available').where('user_id', '=', editor.id).execute(),
+  ).toEqual([{ available: false }])
+  await expect(page.getByLabel('Available for chats')).not.toBeChecked()
 })

@@ -2,7 +2,7 @@
 // not only "Could not register"; the seats left are counted in words (1 seat, 2 seats). On /live/manage, a session's
 // start is told in its own time zone, the one written after it.
 import { createUser } from '../support/factories.ts'
-import { premiumMember } from '../support/learning.ts'
+import { lessonsOf, premiumMember } from '../support/learning.ts'
 import { studioCourseOf } from '../support/studio.ts'
 import { expect, signInAs, test } from './fixtures.ts'
 
@@ -57,6 +57,40 @@ test('the last seat of a session is told as one seat', async ({ page, db, baseUR
   const item = page.getByTestId('live-session').filter({ hasText: 'One seat only' })
   await expect(item).toContainText('1 seat left')
   await expect(item).not.toContainText('1 seats left')
+  // The invitation is queued, not yet in their mailbox (SMTP may be down): the toast does not claim it arrived.
+  await item.getByRole('button', { name: 'Register' }).click()
+  await expect(page.getByText('You are registered; we are e-mailing you the invitation')).toBeVisible()
+})
+
+test('a past session with both a recording lesson and a link shows two separate links', async ({
+  page,
+  db,
+  baseURL,
+}) => {
+  const host = await createUser(db, { role: 'editor' })
+  const [lesson] = await lessonsOf(db, 'modern-react-typescript')
+  await db
+    .insertInto('live_sessions')
+    .values({
+      host_id: host.id,
+      course_id: 'modern-react-typescript',
+      title: 'Recorded twice',
+      description: '',
+      starts_at: new Date(Date.now() - 3 * 86_400_000),
+      duration_minutes: 60,
+      time_zone: 'Europe/London',
+      capacity: 20,
+      join_url: 'https://meet.example.com/abc-defg',
+      recording_url: 'https://video.example.com/recorded-twice',
+      recording_lesson_id: lesson?.id ?? null,
+    })
+    .execute()
+  const { user } = await premiumMember(db)
+  await signInAs(page, baseURL as string, db, user)
+  await page.goto('/live')
+  const recording = page.getByTestId('live-session').filter({ hasText: 'Recorded twice' }).getByTestId('live-recording')
+  await expect(recording).toHaveText(`Recording: ${lesson?.title} · Watch the recording`)
+  await expect(recording.getByRole('link')).toHaveCount(2)
 })
 
 test.describe('in a browser in another time zone than the session’s', () => {

@@ -172,8 +172,12 @@ test('staff answer a message from the inbox: the sender is mailed and the messag
   await box.pressSequentially('Team members are added from your school page.')
   await expect(dialog.getByTestId('support-answer')).toHaveCount(0)
   await dialog.getByRole('button', { name: 'Send answer' }).click()
-  await expect(page.getByText('Answer sent')).toBeVisible()
+  // Saved and queued, not "sent": the answer's own line says where its mail stands (no SMTP here: printed).
+  await expect(page.getByText('Answer saved and queued for sending')).toBeVisible()
   await expect(dialog.getByTestId('support-answer')).toContainText(`Answer by ${editor.email}`)
+  await expect(dialog.getByTestId('support-answer-delivery')).toHaveText(
+    /^Mail to the sender: (Queued|Printed \(no SMTP\))$/,
+  )
   await expect(box).toHaveValue('')
   await dialog.getByRole('button', { name: 'Close' }).click()
   await expect(page.getByTestId('support-row').filter({ hasText: subject })).toHaveCount(0)

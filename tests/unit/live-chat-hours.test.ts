@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest'
 import {
   chatOpenAt,
+  describeChatHours,
   describeOpening,
   nextChatOpening,
   parseChatHours,
@@ -59,5 +60,35 @@ describe('LIVE_CHAT_HOURS', () => {
     }
     expect(parseChatHours('Mon-Fri 09:60-17:00')).toBeNull()
     expect(parseChatHours('Mon-Fri 09:00-24:30')).toBeNull()
+  })
+})
+
+describe('the hours in words (/contact states the configured hours)', () => {
+  it('the default as the spec words it', () => {
+    expect(describeChatHours(STAFFED_CHAT_HOURS)).toEqual({
+      days: 'Monday-Friday',
+      times: '9:00 AM - 5:00 PM GMT',
+      summary: 'Monday to Friday, 9:00 AM to 5:00 PM GMT',
+    })
+  })
+
+  it('other hours as LIVE_CHAT_HOURS sets them', () => {
+    const words = (text: string) => describeChatHours(parseChatHours(text) ?? STAFFED_CHAT_HOURS)
+    expect(words('Mon-Sat 08:00-20:30')).toEqual({
+      days: 'Monday-Saturday',
+      times: '8:00 AM - 8:30 PM GMT',
+      summary: 'Monday to Saturday, 8:00 AM to 8:30 PM GMT',
+    })
+    expect(words('Mon-Sun 00:00-24:00')).toEqual({
+      days: 'Every day',
+      times: 'All day (GMT)',
+      summary: 'every day, all day (GMT)',
+    })
+    expect(words('Sat 12:00-24:00')).toEqual({
+      days: 'Saturday',
+      times: '12:00 PM - 12:00 AM GMT',
+      summary: 'on Saturday, 12:00 PM to 12:00 AM GMT',
+    })
+    expect(words('Fri-Mon 09:00-17:00').days).toBe('Friday-Monday')
   })
 })

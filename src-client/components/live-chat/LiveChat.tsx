@@ -106,7 +106,7 @@ function endedNote(chat: Chat) {
     return 'Nobody from our team could join, so your question is in our support inbox: we will answer by e-mail.'
   }
   const ended = `This chat has ended${chat.endedBy === 'staff' ? ' (our team closed it)' : ''}.`
-  return chat.mailed ? `${ended} We have e-mailed you the transcript.` : ended
+  return chat.mailed ? `${ended} We are e-mailing you the transcript.` : ended
 }
 
 function ChatWindow({

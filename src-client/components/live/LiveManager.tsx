@@ -120,7 +120,7 @@ function SessionForm({
     try {
       if (session) {
         const result = await update.mutateAsync({ sessionId: session.id, ...fields })
-        notify('success', result.moved ? 'Session rescheduled; members were sent the update' : 'Session saved')
+        notify('success', result.moved ? 'Session rescheduled; members are being e-mailed the update' : 'Session saved')
       } else {
         const course = text('courseId')
         await schedule.mutateAsync({ ...fields, courseId: course === '' ? undefined : course })
@@ -289,7 +289,7 @@ function SessionCard({
     trpc.live.cancelSession.mutationOptions({
       onError: (error) => notifyError(error, 'Could not cancel the session'),
       onSuccess: async () => {
-        notify('success', 'Session cancelled; members were told')
+        notify('success', 'Session cancelled; members are being e-mailed')
         await queryClient.invalidateQueries({ queryKey: trpc.live.pathKey() })
       },
     }),

@@ -22,6 +22,7 @@ export function MessageItem({
   createdAt,
   body,
   files,
+  footer,
 }: {
   testId: string
   from: 'other' | 'mine' | 'internal'
@@ -29,6 +30,8 @@ export function MessageItem({
   createdAt: string
   body: string
   files: OrderFile[]
+  /** A line under the message (a support answer's delivery state). */
+  footer?: ReactNode
 }) {
   return (
     <li data-testid={testId} className={bubble({ from })}>
@@ -37,6 +40,7 @@ export function MessageItem({
       </p>
       <p className={css({ whiteSpace: 'pre-wrap', mt: '1', overflowWrap: 'anywhere' })}>{body}</p>
       <FileLinks files={files} />
+      {footer}
     </li>
   )
 }

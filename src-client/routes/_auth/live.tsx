@@ -75,7 +75,7 @@ function SessionItem({ item, past }: { item: Item; past: boolean }) {
         notify(
           'success',
           result.status === 'registered'
-            ? 'You are registered; the invitation is in your e-mail'
+            ? 'You are registered; we are e-mailing you the invitation'
             : 'You are on the waitlist',
         )
         await refresh()
@@ -102,13 +102,15 @@ function SessionItem({ item, past }: { item: Item; past: boolean }) {
       {item.cancelled ? <p className={css({ mt: '2', fontWeight: 'semibold' })}>Cancelled</p> : null}
       {past ? (
         item.recording ? (
-          <p className={css({ mt: '2' })}>
+          <p className={css({ mt: '2' })} data-testid="live-recording">
             Recording:{' '}
             {item.recording.lessonPath ? (
               <a href={item.recording.lessonPath} className={css({ textDecoration: 'underline' })}>
                 {item.recording.lessonTitle ?? 'Watch the lesson'}
               </a>
             ) : null}
+            {/* Both given: two links, not one run-together text ("…TitleWatch the recording"). */}
+            {item.recording.lessonPath && item.recording.url ? ' · ' : null}
             {item.recording.url ? (
               <a
                 href={item.recording.url}

@@ -6,10 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ALREADY_ANSWERED, replyToMessage } from '../../../src-server/contact/support-inbox.ts'
 import { NOT_ENTERPRISE } from '../../../src-server/flows/support.ts'
 import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
+import { deliverOutboxMail } from '../../../src-server/mail/delivery.ts'
 import { latestMailTo } from '../../../src-server/mail/outbox.ts'
+import type { MailTransport } from '../../../src-server/mail/transport.ts'
 import { buyPlan, lapsePlan } from '../../support/creator-courses.ts'
 import { createTestDatabase } from '../../support/db.ts'
 import { callerAs, createUser, type TestUser } from '../../support/factories.ts'
+import { captureLog } from '../../support/jobs.ts'
 import { shopCaller } from '../../support/shop.ts'
 
 let database: DatabaseHandle
@@ -303,5 +306,56 @@ describe('answering from the inbox (decision 0100)', () => {
     expect(
       await db().selectFrom('contact_replies').select('id').where('message_id', '=', sent.id).execute(),
     ).toHaveLength(2)
+  })
+
+  it('each answer shows where its mail stands, from the outbox: queued, then failed (and why) or sent', async () => {
+    const sent = await send(null, 'Is my answer delivered?')
+    const { caller: editor } = await staff('editor')
+    const { caller: viewer } = await staff('viewer')
+    // Queued is all the answer can say when it is saved: SMTP may be down.
+    expect(await editor.admin.support.reply({ id: sent.id, body: 'First try' })).toMatchObject({ delivery: 'pending' })
+    await editor.admin.support.reply({ id: sent.id, body: 'Second try' })
+    const mails = await db()
+      .selectFrom('contact_replies')
+      .select('mail_id')
+      .where('message_id', '=', sent.id)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute()
+    const [firstMail, secondMail] = mails.map((row) => row.mail_id as string)
+    const states = async () => (await viewer.admin.support.replies({ id: sent.id })).map((reply) => reply.delivery)
+    expect(await states()).toEqual([
+      { status: 'pending', attempts: 0, problem: null },
+      { status: 'pending', attempts: 0, problem: null },
+    ])
+
+    // SMTP refuses (the password in the address must not reach the dialog): a try fails, then the last one.
+    const refused: MailTransport = {
+      kind: 'smtp',
+      async send() {
+        throw new Error('connect ECONNREFUSED 127.0.0.1:1 (smtp://mailer:hunter2@127.0.0.1:1)')
+      },
+    }
+    const deps = { db: db(), log: captureLog().log, from: 'SkillForge <no-reply@skillforge.example>' }
+    const retry = { earliest: new Date(), latest: new Date() }
+    await expect(
+      deliverOutboxMail({ ...deps, transport: refused }, firstMail as string, { number: 1, of: 2, nextTry: retry }),
+    ).rejects.toThrow()
+    const [queued] = await states()
+    expect(queued).toMatchObject({ status: 'pending', attempts: 1, problem: expect.stringContaining('ECONNREFUSED') })
+    await expect(
+      deliverOutboxMail({ ...deps, transport: refused }, firstMail as string, { number: 2, of: 2 }),
+    ).rejects.toThrow()
+    const [failed] = await states()
+    expect(failed).toMatchObject({ status: 'failed', attempts: 2, problem: expect.stringContaining('ECONNREFUSED') })
+    expect(failed?.problem).not.toContain('hunter2')
+
+    // The other one leaves.
+    const delivered: MailTransport = { kind: 'smtp', async send() {} }
+    await deliverOutboxMail({ ...deps, transport: delivered }, secondMail as string, { number: 1, of: 2 })
+    expect((await states())[1]).toEqual({ status: 'sent', attempts: 1, problem: null })
+    // Nothing of the mail itself is in the answer list beyond the answer's own text.
+    const listed = JSON.stringify(await viewer.admin.support.replies({ id: sent.id }))
+    expect(listed).not.toContain('Please help me with my account')
   })
 })

@@ -88,6 +88,10 @@ describe('writing to the instructor', () => {
       code: 'FORBIDDEN',
       message: INSTRUCTOR_MESSAGE_WORDS.notHolder,
     })
+    // Someone who never wrote is not told their "earlier messages stay readable".
+    const view = await stranger.instructorMessages.conversation({ courseId: COURSE })
+    expect(view).toMatchObject({ thread: null, canSend: false, refusal: INSTRUCTOR_MESSAGE_WORDS.notHolder })
+    expect(view.refusal).not.toMatch(/earlier messages/)
     await expect(
       (await as(instructor)).instructorMessages.send({ courseId: COURSE, body: 'Hi' }),
     ).rejects.toMatchObject({ code: 'FORBIDDEN', message: INSTRUCTOR_MESSAGE_WORDS.ownCourse })
@@ -109,10 +113,10 @@ describe('writing to the instructor', () => {
     await advanceClock(45 * 86_400)
     const view = await member.instructorMessages.conversation({ courseId: COURSE })
     expect(view.thread?.messages.map((m) => m.body)).toEqual(['Before it ends', 'Answer'])
-    expect(view).toMatchObject({ canSend: false, refusal: INSTRUCTOR_MESSAGE_WORDS.notHolder })
+    expect(view).toMatchObject({ canSend: false, refusal: INSTRUCTOR_MESSAGE_WORDS.notHolderAnymore })
     await expect(member.instructorMessages.send({ courseId: COURSE, body: 'After' })).rejects.toMatchObject({
       code: 'FORBIDDEN',
-      message: INSTRUCTOR_MESSAGE_WORDS.notHolder,
+      message: INSTRUCTOR_MESSAGE_WORDS.notHolderAnymore,
     })
   })
 

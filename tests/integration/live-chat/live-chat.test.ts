@@ -23,7 +23,7 @@ import { latestMailTo } from '../../../src-server/mail/outbox.ts'
 import { createCaller } from '../../../src-server/routers/_app.ts'
 import { createMemoryLimiter } from '../../../src-server/security/rate-limit.ts'
 import { createContextInner } from '../../../src-server/trpc/context.ts'
-import { CHAT_ENDED, STAFFED_CHAT_HOURS } from '../../../src-shared/live-chat.ts'
+import { CHAT_ENDED, parseChatHours, STAFFED_CHAT_HOURS } from '../../../src-shared/live-chat.ts'
 import { createTestDatabase } from '../../support/db.ts'
 import { createUser } from '../../support/factories.ts'
 
@@ -138,6 +138,9 @@ describe('a member’s chat with the staff', () => {
 
     const mail = await latestMailTo(db(), user.email, 'chat-transcript')
     expect(mail?.subject).toBe('Your live chat with SkillForge support')
+    // It says "reply to this e-mail": the reply goes to the staff address, not to the no-reply sender.
+    expect(mail?.text_body).toContain('Reply to this e-mail if you have more to ask.')
+    expect(mail?.reply_to).toBe('support@skillforge.example')
     expect(mail?.text_body).toContain('Hello Jonas Learner,')
     expect(mail?.text_body).toMatch(/GMT\] You: Can I change my invoice address\?/)
     expect(mail?.text_body).toMatch(/GMT\] Lena \(SkillForge\): Yes, under Account, Billing\./)
@@ -175,11 +178,15 @@ describe('a member’s chat with the staff', () => {
 })
 
 describe('who is at the desk (decision 0102)', () => {
-  /** Whether someone (`only`: that staff member) marked the desk in the last two minutes; other tests share the DB. */
+  /**
+   * Whether someone available (`only`: that staff member) marked the desk in the last two minutes; other tests share
+   * the DB.
+   */
   const othersAtDesk = async (only?: string) => {
     let query = db()
       .selectFrom('chat_desk_presence')
       .select('user_id')
+      .where('available', '=', true)
       .where('seen_at', '>', new Date(Date.now() - DESK_PRESENCE_MS))
     if (only) query = query.where('user_id', '=', only)
     return (await query.executeTakeFirst()) !== undefined
@@ -199,14 +206,49 @@ describe('who is at the desk (decision 0102)', () => {
     expect((await chatAvailability({ db: db(), config }, later(DESK_PRESENCE_MS + 5_000))).staffed).toBe(false)
 
     // Stepping away (the desk's "Available for chats" unticked) takes the mark back at once.
-    await editor.admin.liveChat.away()
+    await editor.admin.liveChat.setAvailable({ available: false })
     expect(await othersAtDesk(editorUser.id)).toBe(false)
     expect((await chatAvailability({ db: db(), config })).staffed).toBe(await othersAtDesk())
-    await editor.admin.liveChat.atDesk()
+    await editor.admin.liveChat.setAvailable({ available: true })
+    expect(await othersAtDesk(editorUser.id)).toBe(true)
 
     // Out of the hours nobody is online, whoever has the desk open.
     const closed = { liveChatHours: { days: [], openMinute: 0, closeMinute: 0 } }
     expect(await chatAvailability({ db: db(), config: closed })).toMatchObject({ open: false, staffed: false })
+  })
+})
+
+describe('“Available for chats” is kept per staff member (decision 0102)', () => {
+  it('unticked stays unticked: a return to the desk (its heartbeat) does not make them online again', async () => {
+    const { caller: editor, user: editorUser } = await staff('editor', 'Una')
+    const { caller: colleague, user: colleagueUser } = await staff('editor', 'Cole')
+    const present = async (id: string) =>
+      (await db()
+        .selectFrom('chat_desk_presence')
+        .select('user_id')
+        .where('user_id', '=', id)
+        .where('available', '=', true)
+        .where('seen_at', '>', new Date(Date.now() - DESK_PRESENCE_MS))
+        .executeTakeFirst()) !== undefined
+    // Never set: available, as the desk first opens.
+    expect(await editor.admin.liveChat.availability()).toEqual({ available: true })
+    expect(await editor.admin.liveChat.atDesk()).toEqual({ available: true })
+    await colleague.admin.liveChat.atDesk()
+
+    await editor.admin.liveChat.setAvailable({ available: false })
+    // They come back to /admin/chat later: the desk opens unticked, and its heartbeat keeps them away.
+    expect(await editor.admin.liveChat.availability()).toEqual({ available: false })
+    expect(await editor.admin.liveChat.atDesk()).toEqual({ available: false })
+    expect(await present(editorUser.id)).toBe(false)
+    // Only their own choice: the colleague is still at the desk.
+    expect(await colleague.admin.liveChat.availability()).toEqual({ available: true })
+    expect(await present(colleagueUser.id)).toBe(true)
+
+    // Ticked again: online at once, and kept.
+    await editor.admin.liveChat.setAvailable({ available: true })
+    expect(await present(editorUser.id)).toBe(true)
+    expect(await editor.admin.liveChat.availability()).toEqual({ available: true })
+    expect((await chatAvailability({ db: db(), config: { liveChatHours: ALWAYS } })).staffed).toBe(true)
   })
 })
 
@@ -352,6 +394,7 @@ describe('whose chat it is', () => {
       staffed: expect.any(Boolean),
       opensAt: null,
       opens: null,
+      hours: { days: 'Every day', times: 'All day (GMT)', summary: 'every day, all day (GMT)' },
     })
     await expect(visitor.liveChat.start({ message: 'Hi' })).rejects.toMatchObject({ code: 'UNAUTHORIZED' })
     expect((await visitor.liveChat.mine()).chat).toBeNull()
@@ -426,6 +469,26 @@ describe('at the same moment', () => {
 })
 
 describe('the staffed hours and limits', () => {
+  it('/contact states the configured hours, not the default’s, whether the chat is open or closed', async () => {
+    const hours = parseChatHours('Mon-Sat 08:00-20:00') ?? ALWAYS
+    const page = await callerFor(null, hours)
+    const words = {
+      days: 'Monday-Saturday',
+      times: '8:00 AM - 8:00 PM GMT',
+      summary: 'Monday to Saturday, 8:00 AM to 8:00 PM GMT',
+    }
+    expect((await page.liveChat.mine()).availability.hours).toEqual(words)
+    const config = { liveChatHours: hours }
+    const sunday = new Date('2026-12-06T12:00:00Z')
+    expect(await chatAvailability({ db: db(), config }, sunday)).toMatchObject({ open: false, hours: words })
+    // Unset: the spec's words.
+    expect((await chatAvailability({ db: db(), config: {} }, sunday)).hours).toEqual({
+      days: 'Monday-Friday',
+      times: '9:00 AM - 5:00 PM GMT',
+      summary: 'Monday to Friday, 9:00 AM to 5:00 PM GMT',
+    })
+  })
+
   it('outside the hours a new chat is refused with when it opens; an open chat goes on', async () => {
     const { user, caller } = await member()
     const deps = { db: db(), limiter: createMemoryLimiter(), config: { liveChatHours: STAFFED_CHAT_HOURS } }

@@ -189,9 +189,25 @@ describe('seats and the waitlist', () => {
 
     // The session no longer shows on their /live, so they cannot give the seat up: it is freed for the next one.
     expect((await (await as(premium)).live.register({ sessionId: id })).status).toBe('registered')
-    expect((await mails(gone.email, 'live_cancel')).at(-1)?.calendar_method).toBe('CANCEL')
+    const cancel = (await mails(gone.email, 'live_cancel')).at(-1)
+    expect(cancel?.calendar_method).toBe('CANCEL')
+    expect(cancel?.text_body).toContain('is cancelled because your access to “')
     const seen = (await (await as(premium)).live.list()).upcoming.find((s) => s.id === id)
     expect(seen).toMatchObject({ seatsLeft: 0, waitlisted: 0, myStatus: 'registered' })
+  })
+
+  it('a seat freed because Premium ended says so in its cancellation', async () => {
+    const { user: lapsed } = await premiumMember(site.db)
+    const { id } = await schedule(editor, { capacity: 1, localStart: parisStart(60) })
+    expect((await (await as(lapsed)).live.register({ sessionId: id })).status).toBe('registered')
+    // The month paid for runs out, not renewed; the next Premium member takes the seat.
+    await advanceClock(45 * 86_400)
+    const { user: next } = await premiumMember(site.db)
+    expect((await (await as(next)).live.register({ sessionId: id })).status).toBe('registered')
+    const cancel = (await mails(lapsed.email, 'live_cancel')).at(-1)
+    expect(cancel?.subject).toBe('Cancelled: Office hours')
+    expect(cancel?.text_body).toContain('Your seat at the live session “Office hours”')
+    expect(cancel?.text_body).toContain('is cancelled because your Premium membership ended.')
   })
 })
 

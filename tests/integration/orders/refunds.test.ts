@@ -366,11 +366,14 @@ describe('refund requests', () => {
     })
     const mail = await db()
       .selectFrom('mail_outbox')
-      .select('text_body')
+      .select(['text_body', 'reply_to'])
       .where('to_address', '=', user.email)
       .where('kind', '=', 'refund_request_declined')
       .executeTakeFirstOrThrow()
     expect(mail.text_body).toContain('You completed the course')
+    // "Reply to this e-mail if you would like to talk about it": the reply reaches the staff address.
+    expect(mail.text_body).toContain('Reply to this e-mail')
+    expect(mail.reply_to).toBe('support@skillforge.example')
     expect((await owned(caller)).length).toBe(1)
 
     const old = await paidOrder(1, 15)

@@ -55,7 +55,7 @@ async function buyPackage(serviceId: string, packageName: string, method: 'card'
 const mails = (to: string, kind: string) =>
   db()
     .selectFrom('mail_outbox')
-    .select(['subject', 'text_body'])
+    .select(['subject', 'text_body', 'reply_to'])
     .where('to_address', '=', to)
     .where('kind', '=', kind)
     .execute()
@@ -186,12 +186,19 @@ describe('monthly SEO management', () => {
   })
 
   it('a staff cancel ends the subscription at Stripe at once', async () => {
-    const { caller, id, subscriptionId } = await buyPackage('seo-management', 'Starter SEO Monthly')
+    const { buyer, caller, id, subscriptionId } = await buyPackage('seo-management', 'Starter SEO Monthly')
     const result = await (await staff(admin)).admin.serviceOrders.cancel({ id, refund: false })
     expect(result).toMatchObject({ refund: null, noRefund: 'not_requested' })
     expect(fake.billing.retrieve(subscriptionId!)?.status).toBe('canceled')
     expect(new Set(await fake.flush())).toEqual(new Set([200]))
     expect((await caller.serviceOrders.detail({ id })).status).toBe('cancelled')
+    // The buyer is told to reply with questions: the reply reaches the staff address, not the no-reply sender.
+    expect(await mails(buyer.email, 'service-order-cancelled')).toEqual([
+      expect.objectContaining({
+        text_body: expect.stringContaining('Reply to this e-mail if you have questions.'),
+        reply_to: 'support@skillforge.example',
+      }),
+    ])
   })
 })
 

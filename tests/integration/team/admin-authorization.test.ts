@@ -61,7 +61,8 @@ const EXPECTED: Record<string, Access> = {
   // Live chat: staff read the desk; editors and up take, answer and end chats (admins may take over).
   'admin.liveChat.queue': 'viewer',
   'admin.liveChat.atDesk': 'editor',
-  'admin.liveChat.away': 'editor',
+  'admin.liveChat.availability': 'editor',
+  'admin.liveChat.setAvailable': 'editor',
   'admin.liveChat.waiting': 'viewer',
   'admin.liveChat.conversation': 'viewer',
   'admin.liveChat.take': 'editor',

@@ -3,7 +3,7 @@
 // end it; admins may take over one another staff member holds. The server checks every role and who holds a chat.
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
-import { useCallback, useEffect, useRef, useState } from 'react'
+import { useEffect } from 'react'
 import { PagedList } from '#client/components/admin/AdminTable.tsx'
 import { FilterSelect } from '#client/components/admin/StatusFilter.tsx'
 import { atPage, optionalEnum, optionalPage, optionalText, searchParams } from '#client/components/admin/search.ts'
@@ -48,50 +48,49 @@ export const Route = createFileRoute('/admin/_staff/chat')({
 type QueueRow = RouterOutputs['admin']['liveChat']['queue']['items'][number]
 
 /**
- * While someone who may answer has the desk open, the server hears so every 30 s, and /contact says the team is
- * online (decision 0102). A missed beat only means the page says the team is away. Returns how to step away: the mark
- * goes at once, after any beat already on its way (which would otherwise land after it and mark them present again).
+ * While someone who may answer has the desk open and is available, the server hears so every 30 s, and /contact says the
+ * team is online (decision 0102). A missed beat only means the page says the team is away. The beat never changes
+ * their availability (the server keeps it), so a late beat cannot make someone who just stepped away present again.
  */
 function useDeskHeartbeat(enabled: boolean) {
   const { trpc } = Route.useRouteContext()
   const { mutateAsync: markAtDesk } = useMutation(trpc.admin.liveChat.atDesk.mutationOptions())
-  const { mutate: leaveDesk } = useMutation(
-    trpc.admin.liveChat.away.mutationOptions({ onError: (error) => notifyError(error) }),
-  )
-  const beatOnItsWay = useRef<Promise<unknown>>(Promise.resolve())
   useEffect(() => {
     if (!enabled) return
-    const beat = () => {
-      beatOnItsWay.current = markAtDesk().catch(() => undefined)
-    }
+    const beat = () => void markAtDesk().catch(() => undefined)
     beat()
     const timer = setInterval(beat, DESK_HEARTBEAT_MS)
     return () => clearInterval(timer)
   }, [enabled, markAtDesk])
-  return useCallback(() => {
-    void beatOnItsWay.current.then(() => leaveDesk())
-  }, [leaveDesk])
 }
 
-/** "Available for chats": ticked while the desk is open; unticked, the page stops saying so and the mark goes at once. */
-function AvailableSwitch({
-  available,
-  onChange,
-  stepAway,
-}: {
-  available: boolean
-  onChange: (available: boolean) => void
-  stepAway: () => void
-}) {
+/**
+ * "Available for chats": the staff member's own choice, kept by the server until they change it (a return to the desk
+ * keeps it). Unticked, /contact stops counting them at once; ticked, from now.
+ */
+function AvailableSwitch() {
+  const { trpc } = Route.useRouteContext()
+  const queryClient = useQueryClient()
+  const availability = useQuery(trpc.admin.liveChat.availability.queryOptions())
+  const key = trpc.admin.liveChat.availability.queryKey()
+  const change = useMutation(
+    trpc.admin.liveChat.setAvailable.mutationOptions({
+      onMutate: ({ available }) => queryClient.setQueryData(key, { available }),
+      onSuccess: (kept) => queryClient.setQueryData(key, kept),
+      onError: (error) => {
+        notifyError(error)
+        return queryClient.invalidateQueries({ queryKey: key })
+      },
+    }),
+  )
+  useDeskHeartbeat(availability.data?.available === true)
   return (
     <label className={css({ display: 'flex', gap: '2', alignItems: 'center', fontSize: 'sm' })}>
       <input
         type="checkbox"
-        checked={available}
-        onChange={(event) => {
-          onChange(event.target.checked)
-          if (!event.target.checked) stepAway()
-        }}
+        checked={availability.data?.available ?? false}
+        disabled={!availability.data || change.isPending}
+        onChange={(event) => change.mutate({ available: event.target.checked })}
       />
       Available for chats
     </label>
@@ -101,8 +100,6 @@ function AvailableSwitch({
 function ChatDesk() {
   const { trpc } = Route.useRouteContext()
   const { can } = useStaff()
-  const [available, setAvailable] = useState(true)
-  const stepAway = useDeskHeartbeat(can('editor') && available)
   const search = Route.useSearch()
   const navigate = useNavigate({ from: Route.fullPath })
   const queue = useQuery({
@@ -114,7 +111,7 @@ function ChatDesk() {
     <>
       <div className={pageHead}>
         <h1 className={pageTitle}>Live chat</h1>
-        {can('editor') ? <AvailableSwitch available={available} onChange={setAvailable} stepAway={stepAway} /> : null}
+        {can('editor') ? <AvailableSwitch /> : null}
         <FilterSelect label="Chats" value={search.status} onChange={(status) => void navigate({ search: { status } })}>
           <option value="">Open, waiting first</option>
           <option value="ended">Ended</option>

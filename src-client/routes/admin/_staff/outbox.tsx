@@ -17,12 +17,11 @@ import { LoadingState } from '#client/components/ui/states.tsx'
 import { reloadThenToast } from '#client/components/ui/toaster.tsx'
 import type { Trpc } from '#client/lib/trpc.ts'
 import { whilePending } from '#client/lib/while-pending.ts'
-import { OUTBOX_STATUSES as STATUSES } from '#shared/admin.ts'
+import { OUTBOX_STATUS_LABELS as LABEL, OUTBOX_STATUSES as STATUSES } from '#shared/admin.ts'
 import { formatDate } from '#shared/dates.ts'
 import { css } from '#styled-system/css'
 
 type Status = (typeof STATUSES)[number]
-const LABEL: Record<Status, string> = { pending: 'Queued', sent: 'Sent', logged: 'Printed (no SMTP)', failed: 'Failed' }
 const TONE = { pending: 'yellow', sent: 'green', logged: 'blue', failed: 'red' } as const
 
 const outboxQuery = (trpc: Trpc, { status, page = 1 }: StatusPage<Status>) =>

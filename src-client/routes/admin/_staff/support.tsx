@@ -26,11 +26,16 @@ import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import type { Trpc } from '#client/lib/trpc.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { submitWhilePending, whilePending } from '#client/lib/while-pending.ts'
+import { deliveryLine } from '#shared/admin.ts'
 import { formatDate } from '#shared/dates.ts'
 import { assignSuccessManagerInput } from '#shared/schemas/support.ts'
 import { SUPPORT_TIER_INFO, type SupportTier } from '#shared/support.ts'
 import { css } from '#styled-system/css'
 
+/** While an answer's mail is queued, the dialog asks how it went this often. */
+const DELIVERY_POLL_MS = 5000
+const deliveryNote = css({ mt: '1', fontSize: 'xs', color: 'fg.muted' })
+const deliveryFailed = css({ mt: '1', fontSize: 'xs', color: 'danger', fontWeight: 'semibold' })
 const TONE: Record<SupportTier, 'grey' | 'blue' | 'red'> = { email: 'grey', priority: 'blue', dedicated: 'red' }
 // The inbox lists open messages unless ?status=answered.
 const inboxQuery = (trpc: Trpc, { status, page = 1 }: StatusPage<'answered'>) =>
@@ -184,13 +189,19 @@ function InboxRow({
 }
 
 /**
- * The answers sent to a message, and for editors and up the box to send one: mailed to the sender, kept here, and the
- * first one marks the message answered (decision 0100).
+ * The answers sent to a message, each with where its mail stands (queued, sent, failed and why: editors cannot open the
+ * outbox), and for editors and up the box to send one: mailed to the sender, kept here, and the first one marks the
+ * message answered (decision 0100).
  */
 function Answers({ messageId, canAnswer }: { messageId: string; canAnswer: boolean }) {
   const { trpc } = Route.useRouteContext()
   const queryClient = useQueryClient()
-  const replies = useQuery(trpc.admin.support.replies.queryOptions({ id: messageId }))
+  const replies = useQuery({
+    ...trpc.admin.support.replies.queryOptions({ id: messageId }),
+    // A queued answer is asked after until it is sent or given up (SMTP may be down for a while).
+    refetchInterval: (query) =>
+      query.state.data?.some((answer) => answer.delivery?.status === 'pending') ? DELIVERY_POLL_MS : false,
+  })
   const reply = useMutation(trpc.admin.support.reply.mutationOptions())
   return (
     <section aria-label="Answers" className={css({ mt: '4', display: 'grid', gap: '3' })}>
@@ -211,6 +222,14 @@ function Answers({ messageId, canAnswer }: { messageId: string; canAnswer: boole
               createdAt={answer.sentAt}
               body={answer.body}
               files={[]}
+              footer={
+                <p
+                  data-testid="support-answer-delivery"
+                  className={answer.delivery?.status === 'failed' ? deliveryFailed : deliveryNote}
+                >
+                  Mail to the sender: {deliveryLine(answer.delivery)}
+                </p>
+              }
             />
           ))}
         </ol>
@@ -225,7 +244,8 @@ function Answers({ messageId, canAnswer }: { messageId: string; canAnswer: boole
           onSend={async (body) => {
             await reply.mutateAsync({ id: messageId, body })
             await queryClient.invalidateQueries({ queryKey: trpc.admin.support.pathKey() })
-            notify('success', 'Answer sent')
+            // Queued in the outbox, not yet delivered: the answer's line below says when it is sent (or fails).
+            notify('success', 'Answer saved and queued for sending')
           }}
         />
       ) : null}
