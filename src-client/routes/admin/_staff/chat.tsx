@@ -3,7 +3,7 @@
 // end it; admins may take over one another staff member holds. The server checks every role and who holds a chat.
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
-import { useEffect } from 'react'
+import { type ChangeEvent, useEffect, useState } from 'react'
 import { PagedList } from '#client/components/admin/AdminTable.tsx'
 import { FilterSelect } from '#client/components/admin/StatusFilter.tsx'
 import { atPage, optionalEnum, optionalPage, optionalText, searchParams } from '#client/components/admin/search.ts'
@@ -73,24 +73,30 @@ function AvailableSwitch() {
   const queryClient = useQueryClient()
   const availability = useQuery(trpc.admin.liveChat.availability.queryOptions())
   const key = trpc.admin.liveChat.availability.queryKey()
+  // The box shows the press at once (a controlled box waiting for the query's next render would flip back first),
+  // then what the server kept.
+  const [pressed, setPressed] = useState<boolean | null>(null)
   const change = useMutation(
     trpc.admin.liveChat.setAvailable.mutationOptions({
-      onMutate: ({ available }) => queryClient.setQueryData(key, { available }),
       onSuccess: (kept) => queryClient.setQueryData(key, kept),
       onError: (error) => {
         notifyError(error)
         return queryClient.invalidateQueries({ queryKey: key })
       },
+      onSettled: () => setPressed(null),
     }),
   )
-  useDeskHeartbeat(availability.data?.available === true)
+  const available = pressed ?? availability.data?.available ?? false
+  useDeskHeartbeat(availability.data !== undefined && available)
   return (
     <label className={css({ display: 'flex', gap: '2', alignItems: 'center', fontSize: 'sm' })}>
       <input
         type="checkbox"
-        checked={availability.data?.available ?? false}
-        disabled={!availability.data || change.isPending}
-        onChange={(event) => change.mutate({ available: event.target.checked })}
+        checked={available}
+        {...whilePending(!availability.data || change.isPending, 'onChange', (event: ChangeEvent<HTMLInputElement>) => {
+          setPressed(event.target.checked)
+          change.mutate({ available: event.target.checked })
+        })}
       />
       Available for chats
     </label>
