@@ -162,6 +162,27 @@ function precompressAssets(): Plugin {
   }
 }
 
+const LAZY_ROUTE = path.resolve(import.meta.dirname, 'src-client', 'lib', 'lazy-route.ts')
+/** The router code splitter's `import { lazyRouteComponent } from '@tanstack/react-router'` in a route module. */
+const ROUTER_LAZY_IMPORT = /import\s*\{\s*lazyRouteComponent\s*\}\s*from\s*(['"])@tanstack\/react-router\1;?/
+
+/**
+ * Route modules take lazyRouteComponent from src-client/lib/lazy-route.ts, not the router's: the router's reloads the
+ * page when a chunk cannot be fetched, which with the server out of reach ends on the browser's error page.
+ */
+function ownLazyRouteComponent(): Plugin {
+  return {
+    name: 'own-lazy-route-component',
+    transform(code, id) {
+      if (!/src-client[\\/]routes[\\/]/.test(id) || !ROUTER_LAZY_IMPORT.test(code)) return null
+      return {
+        code: code.replace(ROUTER_LAZY_IMPORT, `import { lazyRouteComponent } from ${JSON.stringify(LAZY_ROUTE)};`),
+        map: null,
+      }
+    },
+  }
+}
+
 // `vite build` builds the browser's bundle into dist/client; `vite build --ssr entry-server.tsx` builds the server
 // renderer's entry into dist/ssr (its dependencies stay imports of node_modules).
 export default defineConfig(({ isSsrBuild }) => ({
@@ -171,9 +192,13 @@ export default defineConfig(({ isSsrBuild }) => ({
     tanstackRouter({
       target: 'react',
       autoCodeSplitting: true,
+      // Only the page itself (and the not-found page) in its own chunk: a route's error screen stays with the route,
+      // so "Can't reach the server" shows when the page's chunk cannot be fetched (the router splits it by default).
+      codeSplittingOptions: { defaultBehavior: [['component'], ['notFoundComponent']] },
       routesDirectory: './routes',
       generatedRouteTree: './routeTree.gen.ts',
     }),
+    ownLazyRouteComponent(),
     react(),
     // In the browser's bundle and the server renderer's alike, so both write the same class names.
     staticCssCalls(

@@ -1631,6 +1631,10 @@ export interface CreatorUploadsTable {
   staff_upload: Generated<boolean>
   /** 'application': the sample video of an application to teach (no plan counts it, never a lesson's). */
   purpose: Generated<UploadPurpose>
+  /** The course a lesson video was uploaded for (its editors may claim it); null: the uploader's own (decision 0138). */
+  course_id: string | null
+  /** Whose plan storage counts it: the course owner's for an upload made for a course, else the uploader's. */
+  storage_owner_id: string
 }
 
 export type UploadPurpose = 'lesson' | 'application'

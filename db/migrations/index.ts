@@ -105,6 +105,7 @@ import * as m260000 from './2026_12_26_0000_enrolment_invites.ts'
 import * as m270000 from './2026_12_27_0000_signup_credentials.ts'
 import * as m280000 from './2026_12_28_0000_plan_change_quotes.ts'
 import * as m1229_0300 from './2026_12_29_0300_support_reply_mail_and_desk_choice.ts'
+import * as m1229_0400 from './2026_12_29_0400_uploads_for_a_course.ts'
 
 export const migrations: Record<string, Migration> = {
   '2026_11_22_0900_catalog': m0900,
@@ -212,4 +213,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_27_0000_signup_credentials': m270000,
   '2026_12_28_0000_plan_change_quotes': m280000,
   '2026_12_29_0300_support_reply_mail_and_desk_choice': m1229_0300,
+  '2026_12_29_0400_uploads_for_a_course': m1229_0400,
 }

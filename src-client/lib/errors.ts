@@ -3,6 +3,7 @@
 import { notFound } from '@tanstack/react-router'
 import { TRPCClientError } from '@trpc/client'
 import { NO_CONNECTION, OUTAGE } from '#shared/outage.ts'
+import { ChunkUnreachableError } from './lazy-route.ts'
 
 function httpStatus(error: unknown): number | undefined {
   return error instanceof TRPCClientError ? (error.data?.httpStatus as number | undefined) : undefined
@@ -39,8 +40,10 @@ export function notFoundIfMissing(error: unknown): never {
 /** The first field message of a zod error sent by the server, else the error's own message. */
 export function errorMessage(error: unknown, fallback = 'Something went wrong. Please try again.'): string {
   if (isServiceUnavailable(error)) return OUTAGE.message
-  // No answer at all: the browser's own words ("Failed to fetch") mean nothing to a shopper.
+  // No answer at all: the browser's own words ("Failed to fetch") mean nothing to a shopper. Nor does a page's code
+  // that could not be fetched with the server out of reach (lib/lazy-route.ts).
   if (error instanceof TRPCClientError && !error.data) return NO_CONNECTION
+  if (error instanceof ChunkUnreachableError) return NO_CONNECTION
   if (error instanceof TRPCClientError) {
     const fieldErrors = error.data?.zodError?.fieldErrors as Record<string, string[] | undefined> | undefined
     const first = fieldErrors && Object.values(fieldErrors).find((messages) => messages?.length)?.[0]

@@ -14,12 +14,15 @@ export function limitsFor(planId: string | null, overrides: CreatorLimitOverride
   return { ...CREATOR_PLAN_LIMITS[planId], ...overrides[planId] }
 }
 
-/** Bytes of finished uploads the creator still keeps (uploads in progress and released ones do not count). */
+/**
+ * Bytes of finished uploads the creator's plan counts (uploads in progress and released ones do not): their own and
+ * those their course teams made for their courses (decision 0138), not those they made for others' courses.
+ */
 export async function storageUsedBytes(db: DB, userId: string): Promise<number> {
   const row = await db
     .selectFrom('creator_uploads')
     .select((eb) => eb.fn.coalesce(eb.fn.sum<string | number>('size_bytes'), eb.lit(0)).as('used'))
-    .where('user_id', '=', userId)
+    .where('storage_owner_id', '=', userId)
     .where('status', '=', 'stored')
     // A lesson video they uploaded as staff is the shop's, not their plan's.
     .where('staff_upload', '=', false)

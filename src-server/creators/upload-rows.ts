@@ -1,6 +1,8 @@
 // The rows of creators' video uploads (creator_uploads) as the tus routes and the studio read and change them:
-// one row per tus upload, owned by the creator who started it ('uploading' → 'stored' → 'released'). An applicant's
-// sample video (purpose 'application') has a row too: no plan counts it and no lesson can use it.
+// one row per tus upload, owned by the person who started it ('uploading' → 'stored' → 'released'). A lesson video
+// uploaded for a course names it and counts against its owner's plan (`storage_owner_id`, decision 0138); one
+// without a course is the uploader's own. An applicant's sample video (purpose 'application') has a row too: no plan
+// counts it and no lesson can use it.
 import { randomUUID } from 'node:crypto'
 import type { TranscodeStatus, UploadPurpose } from '../../db/types.ts'
 import * as clock from '../kernel/clock.ts'
@@ -23,6 +25,10 @@ export interface UploadRow {
   transcodeStatus: TranscodeStatus | null
   transcodePercent: number
   purpose: UploadPurpose
+  /** The course it was uploaded for, or null (the uploader's own). */
+  courseId: string | null
+  /** Whose plan storage counts it: the course owner's, or the uploader's. */
+  storageOwnerId: string
 }
 
 const COLUMNS = [
@@ -40,6 +46,8 @@ const COLUMNS = [
   'transcode_status',
   'transcode_percent',
   'purpose',
+  'course_id',
+  'storage_owner_id',
 ] as const
 
 type Row = {
@@ -57,6 +65,8 @@ type Row = {
   transcode_status: TranscodeStatus | null
   transcode_percent: number
   purpose: UploadPurpose
+  course_id: string | null
+  storage_owner_id: string
 }
 
 const toUpload = (row: Row): UploadRow => ({
@@ -74,15 +84,26 @@ const toUpload = (row: Row): UploadRow => ({
   transcodeStatus: row.transcode_status,
   transcodePercent: row.transcode_percent,
   purpose: row.purpose,
+  courseId: row.course_id,
+  storageOwnerId: row.storage_owner_id,
 })
 
 /** An uploaded file's safe name (storage's one rule), `video` when nothing is left unless told otherwise. */
 export const uploadFileName = (name: string | null | undefined, fallback = 'video'): string =>
   safeFileName(name, fallback)
 
+/** A new upload in progress; counted (once stored) against `storageOwnerId`'s plan, the uploader's by default. */
 export async function insertUpload(
   db: DB,
-  values: { id: string; userId: string; sizeBytes: number; fileName: string; purpose?: UploadPurpose },
+  values: {
+    id: string
+    userId: string
+    sizeBytes: number
+    fileName: string
+    purpose?: UploadPurpose
+    courseId?: string | null
+    storageOwnerId?: string
+  },
 ): Promise<void> {
   await db
     .insertInto('creator_uploads')
@@ -92,6 +113,8 @@ export async function insertUpload(
       size_bytes: values.sizeBytes,
       file_name: values.fileName,
       purpose: values.purpose ?? 'lesson',
+      course_id: values.courseId ?? null,
+      storage_owner_id: values.storageOwnerId ?? values.userId,
     })
     .execute()
 }
@@ -113,12 +136,15 @@ export async function findUploadOf(db: DB, userId: string, id: string): Promise<
   return row ? toUpload(row) : null
 }
 
-/** The creator's uploads in progress and stored (released ones are history), newest first. */
+/**
+ * The creator's uploads in progress and stored (released ones are history), newest first: those they made and those
+ * their plan counts (their course teams' uploads for their courses).
+ */
 export async function listUploadsOf(db: DB, userId: string, limit = 200): Promise<UploadRow[]> {
   const rows = await db
     .selectFrom('creator_uploads')
     .select(COLUMNS)
-    .where('user_id', '=', userId)
+    .where((eb) => eb.or([eb('user_id', '=', userId), eb('storage_owner_id', '=', userId)]))
     .where('status', '!=', 'released')
     .where('purpose', '=', 'lesson')
     .orderBy('created_at', 'desc')
@@ -129,8 +155,9 @@ export async function listUploadsOf(db: DB, userId: string, limit = 200): Promis
 }
 
 /**
- * Takes the creator's lock for storage decisions: two uploads of one creator finishing together wait for each
- * other here, so the second counts the first's bytes (in the caller's transaction, until it ends).
+ * Takes the creator's lock for storage decisions: two uploads counted against one creator's plan (theirs or their
+ * course team's) finishing together wait for each other here, so the second counts the first's bytes (in the caller's
+ * transaction, until it ends).
  */
 export async function lockCreatorStorage(trx: DB, userId: string): Promise<boolean> {
   const row = await trx
@@ -206,6 +233,7 @@ export async function insertStaffUpload(
       transcode_status: 'queued',
       transcode_percent: 0,
       staff_upload: true,
+      storage_owner_id: values.userId,
     })
     .execute()
   return id
@@ -217,15 +245,16 @@ export async function deleteUnstoredUpload(db: DB, id: string): Promise<void> {
 }
 
 /**
- * Gives back a stored upload no lesson uses (the creator removes it): returns its storage key for the caller to
- * delete after commit, or null when there is no such upload of this creator (another's, attached, in progress).
+ * Gives back a stored upload no lesson uses (its uploader, or the creator whose plan counts it, removes it): returns
+ * its storage key for the caller to delete after commit, or null when there is no such upload of this creator
+ * (another's, attached, in progress).
  */
 export async function releaseUnattachedUpload(db: DB, userId: string, id: string): Promise<string | null> {
   const row = await db
     .updateTable('creator_uploads')
     .set({ status: 'released' })
     .where('id', '=', id)
-    .where('user_id', '=', userId)
+    .where((eb) => eb.or([eb('user_id', '=', userId), eb('storage_owner_id', '=', userId)]))
     .where('status', '=', 'stored')
     .where('lesson_id', 'is', null)
     .returning('storage_key')

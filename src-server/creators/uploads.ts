@@ -14,15 +14,28 @@ export interface StoredUpload {
 }
 
 /**
- * A finished upload of this creator, ready to become a lesson's video, now tied to `lessonId` (in the caller's
- * transaction with the lesson's own change). Another creator's upload is answered as not found.
+ * A finished upload ready to become a lesson's video, now tied to `lessonId` (in the caller's transaction with the
+ * lesson's own change): one made for the lesson's course by any of its editors (decision 0138; the caller has checked
+ * the editor's role), or the editor's own upload made for no course and counted on their own plan. Any other upload
+ * is answered as not found.
  */
-export async function claimUpload(db: DB, userId: string, uploadId: string, lessonId: string): Promise<StoredUpload> {
+export async function claimUpload(
+  db: DB,
+  editor: { userId: string; courseId: string },
+  uploadId: string,
+  lessonId: string,
+): Promise<StoredUpload> {
+  const { userId, courseId } = editor
   const row = await db
     .updateTable('creator_uploads')
     .set({ lesson_id: lessonId })
     .where('id', '=', uploadId)
-    .where('user_id', '=', userId)
+    .where((eb) =>
+      eb.or([
+        eb('course_id', '=', courseId),
+        eb.and([eb('course_id', 'is', null), eb('user_id', '=', userId), eb('storage_owner_id', '=', userId)]),
+      ]),
+    )
     .where('status', '=', 'stored')
     // An application's sample video stays the application's.
     .where('purpose', '=', 'lesson')

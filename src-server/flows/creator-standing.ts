@@ -47,6 +47,9 @@ export async function creatorStanding(
 }
 
 export const NO_PLAN_MESSAGE = 'Choose a plan to publish courses and upload videos: see Pricing'
+/** A course team member's upload, counted against the course owner's plan, which is not live (decision 0138). */
+export const OWNER_NO_PLAN_MESSAGE =
+  'This course’s videos are stored on its owner’s plan, which is not active: ask the owner to choose a plan'
 
 /** Refuses a new publishing slot (a submission for review, or staff approval) beyond the plan's limit. */
 export function assertPublishingSlot(standing: CreatorStanding): void {
@@ -63,14 +66,20 @@ export function assertPublishingSlot(standing: CreatorStanding): void {
   }
 }
 
-/** Refuses an upload of `bytes` more than the plan's storage leaves. */
-export function assertStorageFor(standing: CreatorStanding, bytes: number): void {
-  if (!standing.limits) throw new DomainError('precondition', NO_PLAN_MESSAGE)
+/**
+ * Refuses an upload of `bytes` more than the plan's storage leaves; `whose`: the uploader's own plan, or the course
+ * owner's plan counting a co-instructor's upload (decision 0138), which the refusal names.
+ */
+export function assertStorageFor(standing: CreatorStanding, bytes: number, whose: 'yours' | 'owner' = 'yours'): void {
+  if (!standing.limits)
+    throw new DomainError('precondition', whose === 'owner' ? OWNER_NO_PLAN_MESSAGE : NO_PLAN_MESSAGE)
   const max = standing.limits.storageBytes
   if (max !== null && standing.storageUsedBytes + bytes > max) {
     throw new DomainError(
       'precondition',
-      'This upload would pass your plan’s video storage: upgrade your plan or delete videos',
+      whose === 'owner'
+        ? 'This upload would pass the video storage of the course owner’s plan: ask the owner to upgrade or delete videos'
+        : 'This upload would pass your plan’s video storage: upgrade your plan or delete videos',
     )
   }
 }

@@ -1,9 +1,12 @@
-// A creator's resumable lesson video upload (tus, http/tus-uploads.ts), from its start to its bytes stored:
-//   start   a creator with a live plan, a length within 4 GB and within what the plan's storage leaves → a row
-//           'uploading' (nothing counts yet)
+// A resumable lesson video upload (tus, http/tus-uploads.ts), from its start to its bytes stored:
+//   start   for a course: anyone who may edit its curriculum (owner, co-instructor, school instructor), counted
+//           against the course owner's plan, the one that pays for the team (decision 0138); without a course: a
+//           creator's own upload ("My video uploads"), counted against their plan. A live plan, a length within 4 GB
+//           and within what that plan's storage leaves → a row 'uploading' (nothing counts yet)
 //   finish  the bytes judged by content (an MP4, MOV or WebM whose length the file tells), moved under the lesson
-//           videos' prefix, then — under the creator's lock, so two uploads finishing together cannot both pass the
-//           limit — checked against the plan again and marked 'stored': from then on they count
+//           videos' prefix, then — under the counted creator's lock, so two uploads finishing together (the owner's
+//           and a co-instructor's alike) cannot both pass the limit — checked against the plan again and marked
+//           'stored': from then on they count
 //   release a stored upload no lesson uses gives its bytes back (the studio's "delete")
 //   sweep   uploads abandoned for a day are deleted with their bytes
 // An applicant's sample video (purpose "application") takes the same path with its own rules: any signed-in person,
@@ -13,10 +16,12 @@ import { randomBytes } from 'node:crypto'
 import { CREATOR_VIDEO_MAX_BYTES, type CreatorLimitOverrides } from '../../src-shared/creator-plans.ts'
 import { APPLICATION_VIDEO_MAX_BYTES } from '../../src-shared/schemas/creators.ts'
 import { applicationFilePrefix } from '../creators/applications.ts'
+import { assertCourseRole, courseOwnerId } from '../creators/course-team.ts'
 import { isCreator } from '../creators/repository.ts'
 import {
   abandonedUploadIds,
   deleteUnstoredUpload,
+  findUpload,
   findUploadOf,
   insertUpload,
   listUploadsOf,
@@ -35,7 +40,7 @@ import { SNIFF_BYTES } from '../storage/staged-upload.ts'
 import type { FileStorage } from '../storage/storage.ts'
 import type { TusFiles } from '../storage/tus-store.ts'
 import { readVideoDuration } from '../storage/video-duration.ts'
-import { assertStorageFor, creatorStanding, NO_PLAN_MESSAGE } from './creator-standing.ts'
+import { assertStorageFor, creatorStanding, NO_PLAN_MESSAGE, OWNER_NO_PLAN_MESSAGE } from './creator-standing.ts'
 
 export const VIDEO_UPLOAD_MESSAGES = {
   notCreator: 'Only approved creators can upload videos',
@@ -56,27 +61,63 @@ export function assertVideoLength(sizeBytes: number): void {
   if (sizeBytes > CREATOR_VIDEO_MAX_BYTES) throw new DomainError('invalid', VIDEO_UPLOAD_MESSAGES.tooLarge)
 }
 
-/** Refuses a creator without a live plan (forbidden) or without room for `sizeBytes` more (precondition). */
-async function assertRoomFor(db: DB, userId: string, sizeBytes: number, overrides?: CreatorLimitOverrides) {
-  const standing = await creatorStanding(db, userId, overrides)
-  if (!standing.limits) throw new DomainError('forbidden', NO_PLAN_MESSAGE)
-  assertStorageFor(standing, sizeBytes)
+/**
+ * Refuses an upload counted against `ownerId`'s plan when that plan is not live (forbidden) or has no room for
+ * `sizeBytes` more (precondition); `byTeam`: the uploader is not the owner, and is told it is the owner's plan.
+ */
+async function assertRoomFor(
+  db: DB,
+  ownerId: string,
+  sizeBytes: number,
+  overrides?: CreatorLimitOverrides,
+  byTeam = false,
+) {
+  const standing = await creatorStanding(db, ownerId, overrides)
+  if (!standing.limits) throw new DomainError('forbidden', byTeam ? OWNER_NO_PLAN_MESSAGE : NO_PLAN_MESSAGE)
+  assertStorageFor(standing, sizeBytes, byTeam ? 'owner' : 'yours')
 }
 
-/** Records a new upload of `sizeBytes` for the creator, or refuses it. */
+/**
+ * Whose plan an upload counts against: for a course, its owner's once the uploader may edit its curriculum (anyone
+ * else's course answers not found); without one, the uploader's own, who must be a creator.
+ */
+async function storageOwnerFor(db: DB, userId: string, courseId: string | null): Promise<string> {
+  if (!courseId) {
+    if (!(await isCreator(db, userId))) throw new DomainError('forbidden', VIDEO_UPLOAD_MESSAGES.notCreator)
+    return userId
+  }
+  await assertCourseRole(db, userId, courseId)
+  const ownerId = await courseOwnerId(db, courseId)
+  // A course nobody owns (the shop's own) takes its videos through the staff editor, not here.
+  if (!ownerId || !(await isCreator(db, ownerId))) {
+    throw new DomainError('forbidden', VIDEO_UPLOAD_MESSAGES.notCreator)
+  }
+  return ownerId
+}
+
+/** Records a new upload of `sizeBytes` (for `courseId`, or the uploader's own), or refuses it. */
 export async function startVideoUpload(
   db: DB,
-  input: { userId: string; uploadId: string; sizeBytes: number; fileName: string | null | undefined },
+  input: {
+    userId: string
+    uploadId: string
+    sizeBytes: number
+    fileName: string | null | undefined
+    courseId?: string | null
+  },
   overrides?: CreatorLimitOverrides,
 ): Promise<void> {
-  if (!(await isCreator(db, input.userId))) throw new DomainError('forbidden', VIDEO_UPLOAD_MESSAGES.notCreator)
+  const courseId = input.courseId ?? null
+  const storageOwnerId = await storageOwnerFor(db, input.userId, courseId)
   assertVideoLength(input.sizeBytes)
-  await assertRoomFor(db, input.userId, input.sizeBytes, overrides)
+  await assertRoomFor(db, storageOwnerId, input.sizeBytes, overrides, storageOwnerId !== input.userId)
   await insertUpload(db, {
     id: input.uploadId,
     userId: input.userId,
     sizeBytes: input.sizeBytes,
     fileName: uploadFileName(input.fileName),
+    courseId,
+    storageOwnerId,
   })
 }
 
@@ -124,8 +165,9 @@ async function judgedVideo(db: DB, tus: TusFiles, uploadId: string, sizeBytes: n
 }
 
 /**
- * Stores a finished upload of this creator, or refuses it (the upload and its row are then gone, nothing counted):
- * not a video, a video that does not tell its length, or no room left in the plan by now.
+ * Stores a finished upload of this uploader, or refuses it (the upload and its row are then gone, nothing counted):
+ * not a video, a video that does not tell its length, the uploader no longer an editor of its course, or no room left
+ * by now in the plan that counts it (the course owner's).
  */
 export async function finishVideoUpload(
   deps: { db: DB; storage: FileStorage; tus: TusFiles },
@@ -146,10 +188,14 @@ export async function finishVideoUpload(
   await tus.moveTo(storage, uploadId, sizeBytes, finished.storageKey, finished.contentType)
   try {
     await db.transaction().execute(async (trx) => {
-      if (!(await lockCreatorStorage(trx, userId))) {
+      const row = await findUpload(trx, uploadId)
+      if (!row || row.userId !== userId) throw new DomainError('not_found', VIDEO_UPLOAD_MESSAGES.notFound)
+      // Taken off the team while the bytes arrived: nothing is kept for the course.
+      if (row.courseId) await assertCourseRole(trx, userId, row.courseId)
+      if (!(await lockCreatorStorage(trx, row.storageOwnerId))) {
         throw new DomainError('forbidden', VIDEO_UPLOAD_MESSAGES.notCreator)
       }
-      await assertRoomFor(trx, userId, sizeBytes, overrides)
+      await assertRoomFor(trx, row.storageOwnerId, sizeBytes, overrides, row.storageOwnerId !== userId)
       const stored = await markUploadStored(trx, uploadId, finished)
       if (!stored) throw new DomainError('not_found', VIDEO_UPLOAD_MESSAGES.notFound)
     })
@@ -213,7 +259,10 @@ export async function cancelVideoUpload(db: DB, tus: TusFiles, uploadId: string)
   await deleteUnstoredUpload(db, uploadId)
 }
 
-/** The studio's "delete" of a stored video no lesson uses: its bytes no longer count, and the file goes. */
+/**
+ * The studio's "delete" of a stored video no lesson uses, by its uploader or by the creator whose plan counts it (a
+ * course owner, for a co-instructor's upload): its bytes no longer count, and the file goes.
+ */
 export async function releaseVideoUpload(db: DB, storage: FileStorage, userId: string, uploadId: string) {
   const key = await releaseUnattachedUpload(db, userId, uploadId)
   if (key === null) throw new DomainError('not_found', 'That video was not found, or a lesson still uses it')
@@ -235,7 +284,10 @@ export async function sweepAbandonedVideoUploads(
   return ids.length + expired
 }
 
-/** The creator's uploads (in progress and stored) and their storage against the plan, for the studio. */
+/**
+ * The creator's uploads (in progress and stored: their own, and those their course teams made for their courses) and
+ * the storage their plan counts, for the studio.
+ */
 export async function videoUploadsOf(db: DB, userId: string, overrides?: CreatorLimitOverrides) {
   const [uploads, standing] = await Promise.all([listUploadsOf(db, userId), creatorStanding(db, userId, overrides)])
   return {
@@ -244,6 +296,10 @@ export async function videoUploadsOf(db: DB, userId: string, overrides?: Creator
       attached: upload.lessonId !== null,
       createdAt: upload.createdAt,
       finishedAt: upload.finishedAt,
+      /** Uploaded by someone on the creator's course team (counted here), not by the creator. */
+      byTeam: upload.userId !== userId,
+      /** Counted against another's plan: made for a course this creator co-teaches. */
+      countedByOwner: upload.storageOwnerId !== userId,
     })),
     storage: {
       planName: standing.planName,

@@ -1,7 +1,8 @@
 // The curriculum builder's use cases: sections and lessons added, renamed, arranged and deleted, and a lesson's
-// content (Markdown text, a YouTube/Vimeo link, or a finished video upload claimed for it). Each is one transaction
-// after the course's editor check and its curriculum lock; a replaced or deleted video gives its bytes back to the
-// creator's plan (creators/uploads.ts) and its stored file is removed after the commit.
+// content (Markdown text, a YouTube/Vimeo link, or a finished video upload claimed for it: one any of the course's
+// editors made for the course, decision 0138). Each is one transaction after the course's editor check and its
+// curriculum lock; a replaced or deleted video gives its bytes back to the plan that counted them (creators/uploads.ts)
+// and its stored file is removed after the commit.
 import type { z } from 'zod'
 import type { CourseStatus } from '../../db/types.ts'
 import { parseLessonDuration } from '../../src-shared/lesson-duration.ts'
@@ -152,7 +153,8 @@ export async function saveStudioLesson(
     let keep: string | undefined
     if (content.type === 'upload') {
       if (content.uploadId) {
-        const upload = await claimUpload(trx, userId, content.uploadId, input.lessonId)
+        // Any editor's upload for this course (decision 0138), or the editor's own made for no course.
+        const upload = await claimUpload(trx, { userId, courseId: input.courseId }, content.uploadId, input.lessonId)
         keep = upload.id
         values.videoKey = upload.storageKey
         values.videoDurationSeconds = upload.durationSeconds === null ? null : Math.round(upload.durationSeconds)

@@ -4,8 +4,10 @@
 //                                  (all its bytes there but not stored, storage having failed: stored now, or 503)
 //   PATCH  /api/uploads/tus/<id>   the next bytes at Upload-Offset (another offset: 409); the last ones finish it
 //   DELETE /api/uploads/tus/<id>   cancels an upload in progress, or removes a stored video no lesson uses
-// Every request needs a creator's session; an upload id (no secret in it) belongs to the creator who started it, and
-// anyone else's id is answered 404. An upload whose Upload-Metadata says `purpose application` is an applicant's
+// Every request needs a session. A lesson video names the course it is for in Upload-Metadata (`courseId`, checked by
+// its schema here): anyone who may edit that course's curriculum may start it, counted against the course owner's
+// plan (decision 0138); without a course it is a creator's own. An upload id (no secret in it) belongs to whoever
+// started it, and anyone else's id is answered 404. An upload whose Upload-Metadata says `purpose application` is an applicant's
 // sample video instead: any signed-in person, up to 500 MB, stored under their private applications prefix
 // (flows/creator-video-uploads.ts), attached to their application by its id. Refusals answer a plain-text sentence the browser shows (VideoUpload.tsx);
 // storage or the database failing answers 503 with Retry-After and our sentence, which tus clients retry.
@@ -15,6 +17,11 @@ import { Server as TusServer } from '@tus/server'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { CREATOR_VIDEO_MAX_BYTES } from '../../src-shared/creator-plans.ts'
 import { SERVICE_UNAVAILABLE_MESSAGE, STORAGE_UNAVAILABLE_MESSAGE } from '../../src-shared/errors.ts'
+import {
+  type TusUploadMetadata,
+  tusUploadMetadata,
+  UPLOAD_METADATA_MESSAGES,
+} from '../../src-shared/schemas/creator-uploads.ts'
 import { APPLICATION_VIDEO_MAX_BYTES } from '../../src-shared/schemas/creators.ts'
 import { findUpload } from '../creators/upload-rows.ts'
 import {
@@ -45,7 +52,7 @@ export const TUS_MESSAGES = {
   deferred: 'The upload must say its length (Upload-Length)',
   inUse: 'A lesson uses this video: remove it from the lesson first',
   failed: 'The upload failed: please try again',
-  purpose: 'Unknown upload purpose',
+  purpose: UPLOAD_METADATA_MESSAGES.purpose,
   finished: 'This upload has finished',
 } as const
 
@@ -87,16 +94,24 @@ export function unavailableSentence(error: unknown): string | null {
   return isDatabaseUnavailable(error) ? SERVICE_UNAVAILABLE_MESSAGE : null
 }
 
-/** The purpose an Upload-Metadata header names ("purpose <base64>"): a lesson video unless it says otherwise. */
-export function purposeOf(metadata: unknown): 'lesson' | 'application' | null {
-  if (typeof metadata !== 'string') return 'lesson'
-  for (const pair of metadata.split(',')) {
-    const [key, value = ''] = pair.trim().split(' ')
-    if (key !== 'purpose') continue
-    const purpose = Buffer.from(value, 'base64').toString('utf8')
-    return purpose === 'lesson' || purpose === 'application' ? purpose : null
+/**
+ * What an Upload-Metadata header ("key <base64>,key <base64>") says, checked by its schema: a lesson video unless it
+ * names another purpose, and for a lesson video the course it is for (decision 0138). A refusal's sentence otherwise.
+ */
+export function uploadMetadataOf(
+  header: unknown,
+): { ok: true; metadata: TusUploadMetadata } | { ok: false; message: string } {
+  const decoded: Record<string, string> = {}
+  if (typeof header === 'string') {
+    for (const pair of header.split(',')) {
+      const [key = '', value = ''] = pair.trim().split(' ')
+      if (key && !(key in decoded)) decoded[key] = Buffer.from(value, 'base64').toString('utf8')
+    }
   }
-  return 'lesson'
+  const parsed = tusUploadMetadata.safeParse({ ...decoded, purpose: decoded.purpose ?? 'lesson' })
+  if (parsed.success) return { ok: true, metadata: parsed.data }
+  const onPurpose = parsed.error.issues.some((issue) => issue.path.length === 0 || issue.path[0] === 'purpose')
+  return { ok: false, message: onPurpose ? TUS_MESSAGES.purpose : UPLOAD_METADATA_MESSAGES.invalid }
 }
 
 const uploadIdOf = (url: string) => {
@@ -111,14 +126,16 @@ export function registerTusUploadRoutes(
 ) {
   const { db, storage, config } = deps
   const { tus, limiter } = options
-  // Who sent each request tus handles (set before handing over, read by its hooks).
-  const creatorOf = new WeakMap<object, string>()
-  const userOf = (req: { runtime?: { node?: { req: object } } }) => {
+  // Who sent each request tus handles, and for a new upload what its metadata says as checked here (set before
+  // handing over, read by its hooks).
+  const senderOf = new WeakMap<object, { userId: string; metadata?: TusUploadMetadata }>()
+  const sender = (req: { runtime?: { node?: { req: object } } }) => {
     const raw = req.runtime?.node?.req
-    const userId = raw ? creatorOf.get(raw) : undefined
-    if (!userId) throw { status_code: 401, body: TUS_MESSAGES.signIn }
-    return userId
+    const found = raw ? senderOf.get(raw) : undefined
+    if (!found) throw { status_code: 401, body: TUS_MESSAGES.signIn }
+    return found
   }
+  const userOf = (req: { runtime?: { node?: { req: object } } }) => sender(req).userId
 
   // One writer per upload across every node, not per process (decision 0113).
   const locker = databaseTusLocker(db)
@@ -175,25 +192,15 @@ export function registerTusUploadRoutes(
     allowedOrigins: () => false,
     async onUploadCreate(req, upload) {
       try {
-        if (upload.metadata?.purpose === 'application') {
-          await startApplicationVideoUpload(db, {
-            userId: userOf(req),
-            uploadId: upload.id,
-            sizeBytes: upload.size ?? -1,
-            fileName: upload.metadata?.filename,
-          })
+        const { userId, metadata } = sender(req)
+        if (!metadata) throw { status_code: 400, body: UPLOAD_METADATA_MESSAGES.invalid }
+        const started = { userId, uploadId: upload.id, sizeBytes: upload.size ?? -1, fileName: metadata.filename }
+        if (metadata.purpose === 'application') {
+          await startApplicationVideoUpload(db, started)
           return {}
         }
-        await startVideoUpload(
-          db,
-          {
-            userId: userOf(req),
-            uploadId: upload.id,
-            sizeBytes: upload.size ?? -1,
-            fileName: upload.metadata?.filename,
-          },
-          config.creatorLimits,
-        )
+        // For a course: whoever may edit its curriculum, counted against its owner's plan (decision 0138).
+        await startVideoUpload(db, { ...started, courseId: metadata.courseId ?? null }, config.creatorLimits)
       } catch (error) {
         throw tusRefusal(error)
       }
@@ -239,6 +246,7 @@ export function registerTusUploadRoutes(
     const { user } = await deps.resolveSession(request, reply)
     if (!user) return answer(reply, 401, TUS_MESSAGES.signIn)
 
+    let metadata: TusUploadMetadata | undefined
     if (method === 'POST') {
       if (request.url.split('?')[0] !== TUS_PATH) return answer(reply, 404, VIDEO_UPLOAD_MESSAGES.notFound)
       // The length is known up front (no Upload-Defer-Length): it is checked against 4 GB and the plan now.
@@ -246,9 +254,10 @@ export function registerTusUploadRoutes(
       if (typeof length !== 'string' || !/^\d{1,16}$/.test(length) || request.headers['upload-defer-length']) {
         return answer(reply, 400, TUS_MESSAGES.deferred)
       }
-      const purpose = purposeOf(request.headers['upload-metadata'])
-      if (!purpose) return answer(reply, 400, TUS_MESSAGES.purpose)
-      if (purpose === 'application' && Number(length) > APPLICATION_VIDEO_MAX_BYTES) {
+      const said = uploadMetadataOf(request.headers['upload-metadata'])
+      if (!said.ok) return answer(reply, 400, said.message)
+      metadata = said.metadata
+      if (metadata.purpose === 'application' && Number(length) > APPLICATION_VIDEO_MAX_BYTES) {
         return answer(reply, 413, VIDEO_UPLOAD_MESSAGES.applicationTooLarge)
       }
       if (Number(length) > CREATOR_VIDEO_MAX_BYTES) return answer(reply, 413, VIDEO_UPLOAD_MESSAGES.tooLarge)
@@ -305,7 +314,7 @@ export function registerTusUploadRoutes(
         }
       }
     }
-    creatorOf.set(request.raw, user.id)
+    senderOf.set(request.raw, { userId: user.id, metadata })
     reply.hijack()
     await server.handle(request.raw, reply.raw)
   }

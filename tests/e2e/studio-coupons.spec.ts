@@ -2,6 +2,7 @@
 // from the table (the table offers Enable on a disabled code, so the studio must honour it); and a code for all their
 // courses, which the schema asks a creator for (the studio names the signed-in one).
 import { randomBytes } from 'node:crypto'
+import { NO_CONNECTION } from '../../src-shared/outage.ts'
 import { createCreator, lapsePlan } from '../support/creator-courses.ts'
 import { ownedCourse } from '../support/earnings.ts'
 import { expect, signInAs, test } from './fixtures.ts'
@@ -57,4 +58,87 @@ test('a creator makes a code for all their courses, offered as “All your cours
     .where('code', '=', code)
     .executeTakeFirstOrThrow()
   expect(stored).toEqual({ applies_to: 'creator', creator_id: creator.id })
+})
+
+// The server goes away while the studio is open, and the creator opens pages not visited yet: their code cannot be
+// fetched. The router's own lazy loader reloaded the page then (meant for a deploy that replaced the chunk), which
+// with no server ends on the browser's error page (chrome-error://chromewebdata/); the app says it cannot reach the
+// server instead, and Try Again opens the page once the server answers (lib/lazy-route.ts).
+test('with the server out of reach, a studio page not yet loaded says so; Try Again opens it when back', async ({
+  page,
+  db,
+  baseURL,
+}) => {
+  const creator = await createCreator(db, { plan: 'pro' })
+  await signInAs(page, baseURL as string, db, creator)
+  await page.goto('/studio')
+  const studioNav = page.getByRole('navigation', { name: 'Studio' })
+  await expect(studioNav.getByRole('link', { name: 'Coupons' })).toBeVisible()
+  const serverDown = async () =>
+    page.route(
+      (url) => url.origin === new URL(baseURL as string).origin,
+      (route) => route.abort('connectionrefused'),
+    )
+
+  // A page whose data the loader does not wait for: only its code is missing.
+  await page.evaluate(() => {
+    ;(window as { sameDocument?: boolean }).sameDocument = true
+  })
+  await serverDown()
+  await studioNav.getByRole('link', { name: 'Uploads' }).click()
+  await expect(page.getByText(NO_CONNECTION)).toBeVisible()
+  expect(page.url()).toBe(`${baseURL}/studio/uploads`)
+  await expect(studioNav).toBeVisible()
+  // Said by the page as it was: no reload was tried (with no server it ends on the browser's error page).
+  expect(await page.evaluate(() => (window as { sameDocument?: boolean }).sameDocument)).toBe(true)
+  await page.unrouteAll({ behavior: 'wait' })
+  await page.getByRole('button', { name: 'Try Again' }).click()
+  await expect(page.getByRole('heading', { name: 'My video uploads' })).toBeVisible()
+
+  // A page whose loader fails too: its error screen comes with the route, not from the server.
+  await serverDown()
+  await studioNav.getByRole('link', { name: 'Coupons' }).click()
+  await expect(page.getByText(NO_CONNECTION)).toBeVisible()
+  expect(page.url()).toBe(`${baseURL}/studio/coupons`)
+  await page.unrouteAll({ behavior: 'wait' })
+  await page.getByRole('button', { name: 'Try Again' }).click()
+  await expect(page.getByRole('heading', { name: 'Coupons' })).toBeVisible()
+  expect(page.url()).toBe(`${baseURL}/studio/coupons`)
+})
+
+// A page's chunk that cannot be fetched while the server answers is a page older than the deploy that replaced it:
+// the page is loaded again, once, as the router did before (lib/lazy-route.ts asks the server first).
+test('a studio page whose chunk is gone while the server answers reloads once and opens', async ({
+  page,
+  db,
+  baseURL,
+}) => {
+  const creator = await createCreator(db, { plan: 'pro' })
+  await signInAs(page, baseURL as string, db, creator)
+  await page.goto('/studio')
+  const studioNav = page.getByRole('navigation', { name: 'Studio' })
+  await expect(studioNav.getByRole('link', { name: 'Payouts' })).toBeVisible()
+  await page.evaluate(() => {
+    ;(window as { sameDocument?: boolean }).sameDocument = true
+  })
+  // The first script asked for from here is the page's own chunk: gone (404), as after a deploy, until the page loads
+  // again.
+  let gone: string | undefined
+  let reloaded = false
+  page.on('domcontentloaded', () => {
+    reloaded = true
+  })
+  await page.route(
+    (url) => url.pathname.startsWith('/assets/') && url.pathname.endsWith('.js'),
+    (route) => {
+      const url = route.request().url()
+      if (reloaded || (gone !== undefined && gone !== url)) return route.continue()
+      gone = url
+      return route.fulfill({ status: 404, body: 'Not found' })
+    },
+  )
+  await studioNav.getByRole('link', { name: 'Payouts' }).click()
+  await expect(page.getByRole('heading', { name: 'Payouts' })).toBeVisible()
+  expect(page.url()).toBe(`${baseURL}/studio/payouts`)
+  expect(await page.evaluate(() => (window as { sameDocument?: boolean }).sameDocument)).toBeUndefined()
 })

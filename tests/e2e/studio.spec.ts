@@ -8,6 +8,7 @@ import { createCreator, createCreatorCourse } from '../support/creator-courses.t
 import { createUser } from '../support/factories.ts'
 import { makeCreator, studioCourseOf } from '../support/studio.ts'
 import { expect, signInAs, test } from './fixtures.ts'
+import { slow } from './hold-request.ts'
 
 test.use({ viewport: { width: 390, height: 844 } })
 
@@ -325,4 +326,29 @@ test('a creator over their plan’s course limit is told their courses stay on s
     'Your courses on sale stay on sale; to publish another, unpublish 2 or choose a larger plan.',
   )
   await expect(plan.getByRole('link', { name: 'choose a larger plan' })).toHaveAttribute('href', '/pricing')
+})
+
+// The lesson editor opens while its lesson loads, and the dialog's focus trap then started on the footer's Cancel
+// (the only things to focus yet): a keyboard user's next Enter closed the dialog. The form, once there, takes the
+// focus to Lesson title; Save lesson is aria-disabled until then (it had nothing to save).
+test('with the keyboard, Edit on a lesson lands on its Lesson title field, not on Cancel', async ({
+  page,
+  db,
+  baseURL,
+}) => {
+  const creator = await createCreator(db, { plan: 'basic' })
+  const course = await createCreatorCourse(db, creator, { lessons: 3 })
+  await signInAs(page, baseURL as string, db, creator)
+  await page.goto(`/studio/courses/${course.id}/curriculum`)
+  await slow(page, 'studio.lesson')
+  await page.getByRole('button', { name: 'Edit: Lesson 3' }).focus()
+  await page.keyboard.press('Enter')
+  const dialog = page.getByRole('dialog', { name: 'Edit lesson' })
+  await expect(dialog.getByText('Loading the lesson…')).toBeVisible()
+  const save = dialog.getByRole('button', { name: 'Save lesson' })
+  await expect(save).toHaveAttribute('aria-disabled', 'true')
+  await expect(dialog.getByLabel('Lesson title')).toBeFocused()
+  await expect(dialog.getByLabel('Lesson title')).toHaveValue('Lesson 3')
+  await expect(save).not.toHaveAttribute('aria-disabled')
+  await expect(save).not.toHaveAttribute('disabled')
 })

@@ -70,6 +70,7 @@ export async function storedUpload(
     .values({
       id,
       user_id: userId,
+      storage_owner_id: userId,
       size_bytes: options.sizeBytes ?? 5_000_000,
       status: 'stored',
       storage_key: options.key ?? `private/lessons/videos/${id}.mp4`,

@@ -49,6 +49,7 @@ export async function lessonWithQueuedVideo(
     .values({
       id: upload.id,
       user_id: uploader.id,
+      storage_owner_id: uploader.id,
       size_bytes: upload.sizeBytes,
       status: 'stored',
       storage_key: upload.key,

@@ -1,8 +1,10 @@
 // A lesson's editor (a dialog over the builder): title, free preview, and its content: Markdown text, a YouTube or
 // Vimeo link, or an uploaded video (VideoUpload hands back a finished upload; its length comes from the file).
+// The dialog opens while the lesson loads: its focus trap then starts on the footer, so the form, once there, takes
+// the focus to its first field; Save lesson is aria-disabled until there is a form to save (and while it saves).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
 import { AdminDialog } from '#client/components/admin/AdminDialog.tsx'
 import { CancelSubmitFooter, DialogForm } from '#client/components/admin/DialogForm.tsx'
 import { useFieldErrors } from '#client/components/ui/field-errors.tsx'
@@ -12,6 +14,7 @@ import { notify } from '#client/components/ui/toaster.tsx'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
 import { formatLessonDuration } from '#shared/lesson-duration.ts'
+import type { UpdateLessonInput } from '#shared/schemas/studio.ts'
 import { STUDIO_LIMITS } from '#shared/studio.ts'
 import { css } from '#styled-system/css'
 import { VideoUpload } from './VideoUpload.tsx'
@@ -44,6 +47,19 @@ export default function LessonEditor({
     refetchInterval: (query) => (query.state.data?.videoProcessingPercent != null ? 3000 : false),
   })
   const fields = useFieldErrors<(typeof FIELDS)[number]>()
+  const queryClient = useQueryClient()
+  // Here rather than in the form: the footer's Save lesson says when it saves.
+  const save = useMutation(
+    trpc.studio.updateLesson.mutationOptions({
+      onSuccess: async (saved) => {
+        queryClient.setQueryData(trpc.studio.lesson.queryKey({ courseId, lessonId }), saved)
+        await queryClient.invalidateQueries({ queryKey: trpc.studio.course.queryKey({ courseId }) })
+        notify('success', 'Lesson saved')
+        onClose()
+      },
+      onError: (error) => fields.fromError(error, FIELDS),
+    }),
+  )
   return (
     <AdminDialog
       open
@@ -51,14 +67,29 @@ export default function LessonEditor({
       onOpenChange={(open) => (open ? undefined : onClose())}
       title="Edit lesson"
       description={lesson.data?.pendingReview ? 'New lesson: learners see it once staff approve it.' : undefined}
-      footer={<CancelSubmitFooter formId={fields.formId} label="Save lesson" pending={false} onCancel={onClose} />}
+      footer={
+        <CancelSubmitFooter
+          formId={fields.formId}
+          label="Save lesson"
+          pending={save.isPending}
+          // Nothing to save until the lesson is loaded: aria-disabled (while-pending.ts), so it keeps the focus.
+          disabled={!lesson.data || save.isPending}
+          onCancel={onClose}
+        />
+      }
     >
       {lesson.isPending ? (
         <LoadingState label="Loading the lesson…" />
       ) : lesson.isError ? (
         <ErrorState title="Could not load the lesson" error={lesson.error} onRetry={() => lesson.refetch()} />
       ) : (
-        <LessonForm lesson={lesson.data} courseId={courseId} fields={fields} onSaved={onClose} />
+        <LessonForm
+          lesson={lesson.data}
+          courseId={courseId}
+          fields={fields}
+          saving={save.isPending}
+          onSave={(input) => save.mutate(input)}
+        />
       )}
     </AdminDialog>
   )
@@ -68,29 +99,26 @@ function LessonForm({
   lesson,
   courseId,
   fields,
-  onSaved,
+  saving,
+  onSave,
 }: {
   lesson: StudioLesson
   courseId: string
   fields: ReturnType<typeof useFieldErrors<(typeof FIELDS)[number]>>
-  onSaved: () => void
+  saving: boolean
+  onSave: (input: UpdateLessonInput) => void
 }) {
-  const trpc = useTRPC()
-  const queryClient = useQueryClient()
   const [type, setType] = useState<ContentType>(lesson.type)
   const [upload, setUpload] = useState<{ uploadId: string; fileName: string; durationSeconds: number | null }>()
-  const save = useMutation(
-    trpc.studio.updateLesson.mutationOptions({
-      onSuccess: async (saved) => {
-        queryClient.setQueryData(trpc.studio.lesson.queryKey({ courseId, lessonId: lesson.id }), saved)
-        await queryClient.invalidateQueries({ queryKey: trpc.studio.course.queryKey({ courseId }) })
-        notify('success', 'Lesson saved')
-        onSaved()
-      },
-      onError: (error) => fields.fromError(error, FIELDS),
-    }),
-  )
   const duration = formatLessonDuration(lesson.durationSeconds)
+  const { formRef } = fields
+  // The form appears after the dialog opened (the lesson loading), when the focus trap had put the focus on the
+  // footer's Cancel: the keyboard starts at the first field instead, unless the focus is in the form already.
+  useEffect(() => {
+    const form = formRef.current
+    const title = form?.elements.namedItem('title')
+    if (title instanceof HTMLInputElement && !form?.contains(document.activeElement)) title.focus()
+  }, [formRef])
 
   return (
     <DialogForm
@@ -105,7 +133,7 @@ function LessonForm({
           isPreview: data.get('isPreview') === 'on',
         }
         const bodyMarkdown = text('bodyMarkdown')
-        save.mutate({
+        onSave({
           ...common,
           content:
             type === 'text'
@@ -193,7 +221,7 @@ function LessonForm({
                 ? `A video is uploaded (${formatLessonDuration(lesson.videoDurationSeconds ?? lesson.durationSeconds)}). ${lesson.videoProcessingPercent !== null ? `Processing ${lesson.videoProcessingPercent} %: the course can be submitted once it is ready. ` : ''}Upload another to replace it.`
                 : 'Upload the lesson’s video; its length is read from the file.'}
           </p>
-          <VideoUpload onUploaded={(finished) => setUpload(finished)} disabled={save.isPending} />
+          <VideoUpload courseId={courseId} onUploaded={(finished) => setUpload(finished)} disabled={saving} />
           {fields.errors.uploadId ? (
             <p role="alert" className={css({ color: 'danger', fontSize: 'sm' })}>
               {fields.errors.uploadId}
@@ -224,7 +252,7 @@ function LessonForm({
         error={fields.errors.bodyMarkdown}
         className={column}
       />
-      {save.isPending ? <p aria-live="polite">Saving…</p> : null}
+      {saving ? <p aria-live="polite">Saving…</p> : null}
     </DialogForm>
   )
 }

@@ -3,6 +3,8 @@
 // resuming after a page reload (tus-js-client keeps the upload's address in localStorage, keyed by the file: the
 // creator picks the same file again and it continues where it stopped). The server judges the file and answers
 // refusals in words, shown here. tus-js-client is loaded only when a file is chosen.
+// The lesson editor names the course the video is for (`courseId`, decision 0138): any editor of the course may upload
+// it, and it counts against the course owner's plan. "My video uploads" names none (the creator's own).
 // The application to teach uses it too for its sample video (purpose "application": any signed-in person, 500 MB).
 import { useQueryClient } from '@tanstack/react-query'
 import { useEffect, useId, useRef, useState } from 'react'
@@ -27,6 +29,8 @@ export interface VideoUploadProps {
   disabled?: boolean
   /** What the video is for: a lesson (creators, 4 GB) or an application's sample video (anyone signed in, 500 MB). */
   purpose?: 'lesson' | 'application'
+  /** The course a lesson video is for: its editors may upload and claim it, its owner's plan counts it. */
+  courseId?: string
   /** The file field's label (a lesson video's by default). */
   label?: string
   /** While an upload is in progress, paused or being checked (the page may wait for it). */
@@ -115,6 +119,7 @@ export function VideoUpload({
   onUploaded,
   disabled = false,
   purpose = 'lesson',
+  courseId,
   label,
   onBusyChange,
   onCleared,
@@ -219,13 +224,16 @@ export function VideoUpload({
         filename: chosen.name,
         filetype: chosen.type || 'video/mp4',
         ...(purpose === 'application' ? { purpose } : {}),
+        ...(purpose === 'lesson' && courseId ? { courseId } : {}),
       },
-      // A sample video resumes only as a sample video (the same file may also be a lesson's upload).
-      ...(purpose === 'application'
+      // A sample video resumes only as a sample video (the same file may also be a lesson's upload), and a video for
+      // a course only for that course (the upload belongs to it).
+      ...(purpose === 'application' || courseId
         ? {
             fingerprint: async (input: unknown) => {
               const file = input as File
-              return ['tus-application', file.name, file.type, file.size, file.lastModified].join('-')
+              const kind = purpose === 'application' ? ['tus-application'] : ['tus-course', courseId]
+              return [...kind, file.name, file.type, file.size, file.lastModified].join('-')
             },
           }
         : {}),

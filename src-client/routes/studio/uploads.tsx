@@ -1,6 +1,6 @@
-// "My video uploads" (/studio/uploads): a creator's lesson videos with their sizes, the storage they use of the
-// plan, a new upload (VideoUpload: resumable), and removing a video no lesson uses. Creators only: the server
-// refuses everyone else (creatorProcedure), and this page says so.
+// "My video uploads" (/studio/uploads): a creator's lesson videos (and their course teams' for their courses) with
+// their sizes, the storage they use of the plan, a new upload (VideoUpload: resumable), and removing a video no
+// lesson uses. Creators only: the server refuses everyone else (creatorProcedure), and this page says so.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
 import { useState } from 'react'
@@ -65,6 +65,12 @@ function transcodeLabel(transcode: Upload['transcode']): string | null {
 
 function UploadRow({ upload, onRemove, removing }: { upload: Upload; onRemove: () => void; removing: boolean }) {
   const state = upload.status === 'uploading' ? 'Not finished' : upload.attached ? 'Used by a lesson' : 'Not used yet'
+  // A course team's uploads count on the course owner's plan (decision 0138).
+  const whose = upload.byTeam
+    ? ' · Uploaded by your course team'
+    : upload.countedByOwner
+      ? ' · For a course you co-teach: counts on its owner’s plan'
+      : ''
   const transcode = transcodeLabel(upload.transcode)
   return (
     <li
@@ -86,6 +92,7 @@ function UploadRow({ upload, onRemove, removing }: { upload: Upload; onRemove: (
         <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>
           {formatBytes(upload.sizeBytes)}
           {upload.durationSeconds !== null ? ` · ${formatSeconds(upload.durationSeconds)}` : ''} · {state}
+          {whose}
           {transcode ? (
             <>
               {' · '}

@@ -161,7 +161,9 @@ describe('an application sample video over tus', () => {
     const { last, uploadId } = await uploadSample(cookie, MP4)
     expect(last.status).toBe(204)
     expect(await storageUsedBytes(site.db, user.id)).toBe(0)
-    await expect(claimUpload(site.db, user.id, uploadId, randomUUID())).rejects.toThrow('not found')
+    await expect(
+      claimUpload(site.db, { userId: user.id, courseId: 'any-course' }, uploadId, randomUUID()),
+    ).rejects.toThrow('not found')
     const studio = await site.db
       .selectFrom('creator_uploads')
       .select('id')

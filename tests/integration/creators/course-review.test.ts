@@ -590,6 +590,7 @@ describe('unpublish, republish and delete (owner only)', () => {
       .values({
         id: 'upload-delete-test',
         user_id: creator.id,
+        storage_owner_id: creator.id,
         size_bytes: 1000,
         status: 'stored',
         storage_key: 'private/lessons/videos/upload-delete-test.mp4',

@@ -302,8 +302,8 @@ describe('tus video uploads', () => {
     const location = await started(client)
     expect((await client.patch(location, 0, MP4)).status).toBe(204)
     const id = uploadIdOf(location)
-    const lesson = await site.db.selectFrom('lessons').select('id').limit(1).executeTakeFirstOrThrow()
-    await claimUpload(site.db, user.id, id, lesson.id)
+    const lesson = await site.db.selectFrom('lessons').select(['id', 'course_id']).limit(1).executeTakeFirstOrThrow()
+    await claimUpload(site.db, { userId: user.id, courseId: lesson.course_id }, id, lesson.id)
     const caller = await callerAs(user)
     // Attached to a lesson: not released from the uploads list, nor over tus.
     await expect(caller.creatorUploads.release({ uploadId: id })).rejects.toThrow('a lesson still uses it')

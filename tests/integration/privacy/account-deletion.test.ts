@@ -402,6 +402,7 @@ describe('delete my account', () => {
       .values({
         id: `aq-${stamp}`,
         user_id: creator.id,
+        storage_owner_id: creator.id,
         size_bytes: 1,
         status: 'stored',
         storage_key: video,

@@ -358,6 +358,7 @@ describe('download my data', () => {
       .values({
         id: `exp-${user.id}`,
         user_id: user.id,
+        storage_owner_id: user.id,
         size_bytes: 10,
         status: 'stored',
         file_name: 'my-lesson-video.mp4',

@@ -153,6 +153,7 @@ describe.skipIf(!tools)('HLS renditions of a stored lesson video', () => {
       .values({
         id,
         user_id: uploader.id,
+        storage_owner_id: uploader.id,
         size_bytes: original.length,
         status: 'stored',
         storage_key: key,
@@ -232,6 +233,7 @@ describe.skipIf(!tools)('HLS renditions of a stored lesson video', () => {
       .values({
         id: 'hlstest0002',
         user_id: uploader.id,
+        storage_owner_id: uploader.id,
         size_bytes: original.length,
         status: 'stored',
         storage_key: 'private/lessons/videos/hls-test-0002.mp4',
