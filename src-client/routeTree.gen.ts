@@ -113,6 +113,7 @@ import { Route as AuthDocumentsKindDocumentIdRouteImport } from './routes/_auth/
 import { Route as AuthMemberSchoolIdApiRouteImport } from './routes/_auth/member.$schoolId_.api'
 import { Route as AdminStaffCourseReviewsIdRouteImport } from './routes/admin/_staff/course-reviews_.$id'
 import { Route as AdminStaffCreatorApplicationsIdRouteImport } from './routes/admin/_staff/creator-applications_.$id'
+import { Route as AdminStaffMessagesThreadIdRouteImport } from './routes/admin/_staff/messages_.$threadId'
 import { Route as AdminStaffServiceOrdersIdRouteImport } from './routes/admin/_staff/service-orders_.$id'
 import { Route as StudioCoursesCourseIdIndexRouteImport } from './routes/studio/courses.$courseId.index'
 import { Route as StudioCoursesCourseIdCurriculumRouteImport } from './routes/studio/courses.$courseId.curriculum'
@@ -646,6 +647,12 @@ const AdminStaffCreatorApplicationsIdRoute =
     path: '/creator-applications/$id',
     getParentRoute: () => AdminStaffRoute,
   } as any)
+const AdminStaffMessagesThreadIdRoute =
+  AdminStaffMessagesThreadIdRouteImport.update({
+    id: '/messages_/$threadId',
+    path: '/messages/$threadId',
+    getParentRoute: () => AdminStaffRoute,
+  } as any)
 const AdminStaffServiceOrdersIdRoute =
   AdminStaffServiceOrdersIdRouteImport.update({
     id: '/service-orders_/$id',
@@ -787,6 +794,7 @@ export interface FileRoutesByFullPath {
   '/member/$schoolId/api': typeof AuthMemberSchoolIdApiRoute
   '/admin/course-reviews/$id': typeof AdminStaffCourseReviewsIdRoute
   '/admin/creator-applications/$id': typeof AdminStaffCreatorApplicationsIdRoute
+  '/admin/messages/$threadId': typeof AdminStaffMessagesThreadIdRoute
   '/admin/service-orders/$id': typeof AdminStaffServiceOrdersIdRoute
   '/studio/courses/$courseId/curriculum': typeof StudioCoursesCourseIdCurriculumRoute
   '/studio/courses/$courseId/publish': typeof StudioCoursesCourseIdPublishRoute
@@ -895,6 +903,7 @@ export interface FileRoutesByTo {
   '/member/$schoolId/api': typeof AuthMemberSchoolIdApiRoute
   '/admin/course-reviews/$id': typeof AdminStaffCourseReviewsIdRoute
   '/admin/creator-applications/$id': typeof AdminStaffCreatorApplicationsIdRoute
+  '/admin/messages/$threadId': typeof AdminStaffMessagesThreadIdRoute
   '/admin/service-orders/$id': typeof AdminStaffServiceOrdersIdRoute
   '/studio/courses/$courseId/curriculum': typeof StudioCoursesCourseIdCurriculumRoute
   '/studio/courses/$courseId/publish': typeof StudioCoursesCourseIdPublishRoute
@@ -1008,6 +1017,7 @@ export interface FileRoutesById {
   '/_auth/member/$schoolId_/api': typeof AuthMemberSchoolIdApiRoute
   '/admin/_staff/course-reviews_/$id': typeof AdminStaffCourseReviewsIdRoute
   '/admin/_staff/creator-applications_/$id': typeof AdminStaffCreatorApplicationsIdRoute
+  '/admin/_staff/messages_/$threadId': typeof AdminStaffMessagesThreadIdRoute
   '/admin/_staff/service-orders_/$id': typeof AdminStaffServiceOrdersIdRoute
   '/studio/courses/$courseId/curriculum': typeof StudioCoursesCourseIdCurriculumRoute
   '/studio/courses/$courseId/publish': typeof StudioCoursesCourseIdPublishRoute
@@ -1121,6 +1131,7 @@ export interface FileRouteTypes {
     | '/member/$schoolId/api'
     | '/admin/course-reviews/$id'
     | '/admin/creator-applications/$id'
+    | '/admin/messages/$threadId'
     | '/admin/service-orders/$id'
     | '/studio/courses/$courseId/curriculum'
     | '/studio/courses/$courseId/publish'
@@ -1229,6 +1240,7 @@ export interface FileRouteTypes {
     | '/member/$schoolId/api'
     | '/admin/course-reviews/$id'
     | '/admin/creator-applications/$id'
+    | '/admin/messages/$threadId'
     | '/admin/service-orders/$id'
     | '/studio/courses/$courseId/curriculum'
     | '/studio/courses/$courseId/publish'
@@ -1341,6 +1353,7 @@ export interface FileRouteTypes {
     | '/_auth/member/$schoolId_/api'
     | '/admin/_staff/course-reviews_/$id'
     | '/admin/_staff/creator-applications_/$id'
+    | '/admin/_staff/messages_/$threadId'
     | '/admin/_staff/service-orders_/$id'
     | '/studio/courses/$courseId/curriculum'
     | '/studio/courses/$courseId/publish'
@@ -2128,6 +2141,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AdminStaffCreatorApplicationsIdRouteImport
       parentRoute: typeof AdminStaffRoute
     }
+    '/admin/_staff/messages_/$threadId': {
+      id: '/admin/_staff/messages_/$threadId'
+      path: '/messages/$threadId'
+      fullPath: '/admin/messages/$threadId'
+      preLoaderRoute: typeof AdminStaffMessagesThreadIdRouteImport
+      parentRoute: typeof AdminStaffRoute
+    }
     '/admin/_staff/service-orders_/$id': {
       id: '/admin/_staff/service-orders_/$id'
       path: '/service-orders/$id'
@@ -2306,6 +2326,7 @@ interface AdminStaffRouteChildren {
   AdminStaffIndexRoute: typeof AdminStaffIndexRoute
   AdminStaffCourseReviewsIdRoute: typeof AdminStaffCourseReviewsIdRoute
   AdminStaffCreatorApplicationsIdRoute: typeof AdminStaffCreatorApplicationsIdRoute
+  AdminStaffMessagesThreadIdRoute: typeof AdminStaffMessagesThreadIdRoute
   AdminStaffServiceOrdersIdRoute: typeof AdminStaffServiceOrdersIdRoute
   AdminStaffQuizzesCourseIdLessonIdRoute: typeof AdminStaffQuizzesCourseIdLessonIdRoute
 }
@@ -2333,6 +2354,7 @@ const AdminStaffRouteChildren: AdminStaffRouteChildren = {
   AdminStaffIndexRoute: AdminStaffIndexRoute,
   AdminStaffCourseReviewsIdRoute: AdminStaffCourseReviewsIdRoute,
   AdminStaffCreatorApplicationsIdRoute: AdminStaffCreatorApplicationsIdRoute,
+  AdminStaffMessagesThreadIdRoute: AdminStaffMessagesThreadIdRoute,
   AdminStaffServiceOrdersIdRoute: AdminStaffServiceOrdersIdRoute,
   AdminStaffQuizzesCourseIdLessonIdRoute:
     AdminStaffQuizzesCourseIdLessonIdRoute,

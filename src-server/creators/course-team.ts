@@ -83,3 +83,14 @@ export async function taughtCourseIds(db: DB, userId: string): Promise<string[]>
   const rows = await db.selectFrom('course_instructors').select('course_id').where('user_id', '=', userId).execute()
   return rows.map((row) => row.course_id)
 }
+
+/** A house course: nobody teaches it (the seed's catalogue); the marketplace's staff run it. */
+export async function isHouseCourse(db: DB, courseId: string): Promise<boolean> {
+  const anyone = await db
+    .selectFrom('course_instructors')
+    .select('user_id')
+    .where('course_id', '=', courseId)
+    .limit(1)
+    .executeTakeFirst()
+  return anyone === undefined
+}

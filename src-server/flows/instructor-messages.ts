@@ -22,6 +22,7 @@ import type {
 import { INSTRUCTOR_MESSAGE_WORDS as WORDS } from '../../src-shared/schemas/instructor-messages.ts'
 import { ownsCourse } from '../access/courses.ts'
 import { findCourseForLearning } from '../catalog/repository-lessons.ts'
+import { isHouseCourse } from '../creators/course-team.ts'
 import { canOnCourse, SCHOOL_PERMISSIONS } from '../creators/school-access.ts'
 import {
   attachMessageFiles,
@@ -35,6 +36,7 @@ import {
   dailyDigestChosen,
   findThread,
   findThreadOf,
+  houseThreads,
   insertMessage,
   insertReport,
   instructorThreads,
@@ -52,7 +54,6 @@ import {
   type ThreadRow,
 } from '../instructor-messages/threads.ts'
 import * as clock from '../kernel/clock.ts'
-import { compiledOnce } from '../kernel/compiled-query.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { reserveAttempt } from '../security/attempts.ts'
@@ -61,19 +62,14 @@ import type { FileStorage } from '../storage/storage.ts'
 import { isPremium } from '../subscriptions/premium.ts'
 import { neverOnSale } from './lesson-access.ts'
 
-const NOBODY_TO_ANSWER = 'This course’s instructor does not take messages yet.'
-
 /**
- * Whether anyone answers the course's messages: a house course (no owner, no co-instructor) has nobody, so its page
- * offers no "Message the instructor" (issue 34) and a message to it is refused.
+ * Whether the user answers the course's messages: its owner and co-instructors, its school's members whose role
+ * answers them (creators/school-access.ts) and, for a house course (no owner, no co-instructor: the seed's
+ * catalogue), the marketplace's editors and up, who run it (decision 0140).
  */
-// Read on every course page: compiled once (issue 37).
-const anInstructor = compiledOnce((db: DB, courseId: string) =>
-  db.selectFrom('course_instructors').select('user_id').where('course_id', '=', courseId).limit(1),
-)
-
-export async function courseTakesMessages(db: DB, courseId: string): Promise<boolean> {
-  return (await anInstructor(db, courseId)).length > 0
+async function answersCourse(db: DB, user: Person, courseId: string): Promise<boolean> {
+  if (await canOnCourse(db, user.id, courseId, 'questions.answer')) return true
+  return hasRole(user.role, 'editor') && (await isHouseCourse(db, courseId))
 }
 
 /** School roles that answer learners' messages (creators/school-access.ts). */
@@ -95,7 +91,7 @@ async function courseOf(db: DB, courseId: string) {
  * is one of its instructors (who answer from the studio inbox instead). */
 async function sendRefusal(db: DB, user: Person, courseId: string, thread: ThreadRow | undefined, now = clock.now()) {
   const course = await courseOf(db, courseId)
-  if (await canOnCourse(db, user.id, courseId, 'questions.answer')) {
+  if (await answersCourse(db, user, courseId)) {
     return { course, refusal: WORDS.ownCourse, teaches: true }
   }
   const premium = course.status === 'published' && (await isPremium(db, user, now))
@@ -105,7 +101,6 @@ async function sendRefusal(db: DB, user: Person, courseId: string, thread: Threa
   }
   if (await isBlocked(db, courseId, user.id)) return { course, refusal: WORDS.blocked }
   if (thread?.closed_at) return { course, refusal: WORDS.closed }
-  if (!(await courseTakesMessages(db, courseId))) return { course, refusal: NOBODY_TO_ANSWER }
   return { course, refusal: null }
 }
 
@@ -200,6 +195,7 @@ export async function sendToInstructor(
   const { course, refusal } = await sendRefusal(db, user, input.courseId, existing)
   if (refusal) throw new DomainError('forbidden', refusal)
   await limitSender(limiter, user.id)
+  const house = await isHouseCourse(db, course.id)
   const sender = await db
     .selectFrom('users')
     .select(['first_name', 'last_name'])
@@ -215,6 +211,7 @@ export async function sendToInstructor(
       trx,
       { courseId: course.id, courseTitle: course.title, threadId: thread.id, memberName, body: input.body },
       publicUrl,
+      house,
     )
     return { threadId: thread.id, messageId: message.id }
   })
@@ -223,35 +220,39 @@ export async function sendToInstructor(
 /** The thread, when the user is one of its course's instructors (anyone else: not found). */
 async function instructorThread(db: DB, user: Person, threadId: string) {
   const thread = await findThread(db, threadId)
-  // The course's owner and co-instructors, and its school's members whose role answers messages (school-access.ts).
-  if (!thread || !(await canOnCourse(db, user.id, thread.course_id, 'questions.answer'))) throw notFound()
+  if (!thread || !(await answersCourse(db, user, thread.course_id))) throw notFound()
   return thread
 }
 
-export async function studioInbox(
-  db: DB,
-  user: Person,
-  filter: { courseId?: string; filter: 'all' | 'unread' | 'open' | 'closed' },
-) {
+type InboxFilter = { courseId?: string; filter: 'all' | 'unread' | 'open' | 'closed' }
+
+export async function studioInbox(db: DB, user: Person, filter: InboxFilter) {
   const rows = await instructorThreads(
     db,
     user.id,
     { courseId: filter.courseId, status: filter.filter },
     ANSWERING_ROLES,
   )
+  return { dailyDigest: await dailyDigestChosen(db, user.id), threads: rows.map(inboxRow) }
+}
+
+/** Staff (editors and up): the house courses' threads, which they answer (decision 0140). */
+export async function houseInbox(db: DB, user: Person, filter: InboxFilter) {
+  const rows = await houseThreads(db, user.id, { courseId: filter.courseId, status: filter.filter })
+  return { threads: rows.map(inboxRow) }
+}
+
+function inboxRow(row: Awaited<ReturnType<typeof instructorThreads>>[number]) {
   return {
-    dailyDigest: await dailyDigestChosen(db, user.id),
-    threads: rows.map((row) => ({
-      id: row.id,
-      courseId: row.course_id,
-      courseTitle: row.course_title,
-      subject: row.subject,
-      member: displayName(row.first_name, row.last_name) || 'Learner',
-      closed: row.closed_at !== null,
-      blocked: row.blocked_at !== null,
-      unread: Number(row.unread),
-      lastMessageAt: row.last_message_at.toISOString(),
-    })),
+    id: row.id,
+    courseId: row.course_id,
+    courseTitle: row.course_title,
+    subject: row.subject,
+    member: displayName(row.first_name, row.last_name) || 'Learner',
+    closed: row.closed_at !== null,
+    blocked: row.blocked_at !== null,
+    unread: Number(row.unread),
+    lastMessageAt: row.last_message_at.toISOString(),
   }
 }
 
@@ -330,7 +331,7 @@ export async function reportThread(
 ) {
   const thread = await findThread(db, input.threadId)
   if (!thread) throw notFound()
-  if (thread.member_id !== user.id && !(await canOnCourse(db, user.id, thread.course_id, 'questions.answer'))) {
+  if (thread.member_id !== user.id && !(await answersCourse(db, user, thread.course_id))) {
     throw notFound()
   }
   await reserveAttempt(limiter, [{ rule: RATE_RULES.lessonReports, key: `message-reports:${user.id}` }], WORDS.tooMany)
@@ -345,7 +346,7 @@ export async function reportThread(
 export async function markThreadRead(db: DB, user: Person, threadId: string) {
   const thread = await findThread(db, threadId)
   if (!thread) throw notFound()
-  if (thread.member_id !== user.id && !(await canOnCourse(db, user.id, thread.course_id, 'questions.answer'))) {
+  if (thread.member_id !== user.id && !(await answersCourse(db, user, thread.course_id))) {
     throw notFound()
   }
   await markRead(db, thread.id, user.id)
@@ -400,7 +401,7 @@ export async function uploadMessageFile(
   user: Person,
   upload: { courseId: string; fileName: string; data: Buffer },
 ) {
-  const instructor = await canOnCourse(db, user.id, upload.courseId, 'questions.answer')
+  const instructor = await answersCourse(db, user, upload.courseId)
   if (!instructor) {
     const thread = await findThreadOf(db, upload.courseId, user.id)
     const { refusal } = await sendRefusal(db, user, upload.courseId, thread)
@@ -421,7 +422,7 @@ export async function downloadMessageFile(db: DB, storage: FileStorage, user: Pe
   if (!thread) throw notFound()
   const allowed =
     thread.member_id === user.id ||
-    (await canOnCourse(db, user.id, thread.course_id, 'questions.answer')) ||
+    (await answersCourse(db, user, thread.course_id)) ||
     (hasRole(user.role, 'editor') && (await isReported(db, thread.id)))
   if (!allowed) throw notFound()
   return readStoredFile(storage, file)

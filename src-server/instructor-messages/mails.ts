@@ -3,12 +3,14 @@
 // People who chose the daily digest get one mail a day instead (digest.ts in flows).
 import type { DB } from '../kernel/db.ts'
 import { enqueueMail } from '../mail/outbox.ts'
+import { staffEmail } from '../mail/staff-address.ts'
 
 const base = (publicUrl: string) => publicUrl.replace(/\/$/, '')
 export const memberThreadLink = (publicUrl: string, courseId: string) =>
   `${base(publicUrl)}/account/messages/${encodeURIComponent(courseId)}`
 export const studioThreadLink = (publicUrl: string, threadId: string) =>
   `${base(publicUrl)}/studio/messages/${threadId}`
+export const staffThreadLink = (publicUrl: string, threadId: string) => `${base(publicUrl)}/admin/messages/${threadId}`
 const NO_REPLY = 'Please answer on the site: replies to this e-mail are not read.'
 
 const excerpt = (body: string) => (body.length > 600 ? `${body.slice(0, 600)}…` : body)
@@ -29,7 +31,18 @@ export async function mailInstructors(
   trx: DB,
   message: { courseId: string; courseTitle: string; threadId: string; memberName: string; body: string },
   publicUrl: string,
+  /** A house course: nobody teaches it, so the staff address gets the mail with the admin page's link (0140). */
+  houseCourse = false,
 ) {
+  if (houseCourse) {
+    await enqueueMail(trx, {
+      kind: 'instructor_message',
+      to: staffEmail(),
+      subject: `New message from ${message.memberName} about ${message.courseTitle}`,
+      text: `${message.memberName} wrote about ${message.courseTitle}, a house course staff answer:\n\n${excerpt(message.body)}\n\nRead and answer: ${staffThreadLink(publicUrl, message.threadId)}\n\n${NO_REPLY}\n`,
+    })
+    return
+  }
   for (const person of await instructorsToMail(trx, message.courseId)) {
     await enqueueMail(trx, {
       kind: 'instructor_message',

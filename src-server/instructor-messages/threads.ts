@@ -1,8 +1,8 @@
 // Messages between members and a course's instructors (issue 34): instructor-messages/ owns the threads (one per
 // member and course), their messages, each reader's read mark, blocks, reports and the mail setting. Who may read
 // or write is decided by flows/instructor-messages.ts; these functions only read and write rows.
-import { sql } from 'kysely'
-import type { SchoolMemberRole } from '../../db/types.ts'
+import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely'
+import type { Database, SchoolMemberRole } from '../../db/types.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 
@@ -114,42 +114,64 @@ export function memberThreads(db: DB, memberId: string) {
     .execute()
 }
 
+type InboxFilter = { courseId?: string; status: 'all' | 'unread' | 'open' | 'closed' }
+
 /** The inbox of an instructor: threads of every course they teach (owner or co-instructor), with their unread. */
 export function instructorThreads(
   db: DB,
   instructorId: string,
-  filter: { courseId?: string; status: 'all' | 'unread' | 'open' | 'closed' },
+  filter: InboxFilter,
   /** School member roles that answer messages: their school's courses' threads are theirs too. */
   answeringRoles: readonly SchoolMemberRole[] = [],
 ) {
+  return inboxThreads(db, instructorId, filter, (eb) =>
+    eb.or([
+      eb.exists(
+        eb
+          .selectFrom('course_instructors as ci')
+          .select('ci.course_id')
+          .whereRef('ci.course_id', '=', 't.course_id')
+          .where('ci.user_id', '=', instructorId),
+      ),
+      ...(answeringRoles.length
+        ? [
+            eb.exists(
+              eb
+                .selectFrom('course_instructors as ci')
+                .innerJoin('schools as s', 's.owner_id', 'ci.user_id')
+                .innerJoin('school_members as m', 'm.school_id', 's.id')
+                .select('ci.course_id')
+                .whereRef('ci.course_id', '=', 't.course_id')
+                .where('ci.role', '=', 'owner')
+                .where('m.user_id', '=', instructorId)
+                .where('m.role', 'in', answeringRoles),
+            ),
+          ]
+        : []),
+    ]),
+  )
+}
+
+/** The staff inbox: threads of the house courses (nobody teaches them), with `readerId`'s unread. */
+export function houseThreads(db: DB, readerId: string, filter: InboxFilter) {
+  return inboxThreads(db, readerId, filter, (eb) =>
+    eb.not(
+      eb.exists(
+        eb.selectFrom('course_instructors as ci').select('ci.course_id').whereRef('ci.course_id', '=', 't.course_id'),
+      ),
+    ),
+  )
+}
+
+type ThreadScope = (
+  eb: ExpressionBuilder<Database & { t: Database['course_message_threads'] }, 't'>,
+) => Expression<SqlBool>
+
+/** An inbox's threads in `scope`, newest activity first, with the member's name, the block and the reader's unread. */
+function inboxThreads(db: DB, readerId: string, filter: InboxFilter, scope: ThreadScope) {
   let q = db
     .selectFrom('course_message_threads as t')
-    .where((eb) =>
-      eb.or([
-        eb.exists(
-          eb
-            .selectFrom('course_instructors as ci')
-            .select('ci.course_id')
-            .whereRef('ci.course_id', '=', 't.course_id')
-            .where('ci.user_id', '=', instructorId),
-        ),
-        ...(answeringRoles.length
-          ? [
-              eb.exists(
-                eb
-                  .selectFrom('course_instructors as ci')
-                  .innerJoin('schools as s', 's.owner_id', 'ci.user_id')
-                  .innerJoin('school_members as m', 'm.school_id', 's.id')
-                  .select('ci.course_id')
-                  .whereRef('ci.course_id', '=', 't.course_id')
-                  .where('ci.role', '=', 'owner')
-                  .where('m.user_id', '=', instructorId)
-                  .where('m.role', 'in', answeringRoles),
-              ),
-            ]
-          : []),
-      ]),
-    )
+    .where(scope)
     .innerJoin('courses as c', 'c.id', 't.course_id')
     .innerJoin('users as u', 'u.id', 't.member_id')
     .leftJoin('course_message_blocks as b', (join) =>
@@ -166,11 +188,11 @@ export function instructorThreads(
       'u.last_name',
       'b.created_at as blocked_at',
     ])
-    .select(unreadCount(false, instructorId).as('unread'))
+    .select(unreadCount(false, readerId).as('unread'))
   if (filter.courseId) q = q.where('t.course_id', '=', filter.courseId)
   if (filter.status === 'open') q = q.where('t.closed_at', 'is', null)
   if (filter.status === 'closed') q = q.where('t.closed_at', 'is not', null)
-  if (filter.status === 'unread') q = q.where(sql<boolean>`${unreadCount(false, instructorId)} > 0`)
+  if (filter.status === 'unread') q = q.where(sql<boolean>`${unreadCount(false, readerId)} > 0`)
   return q.orderBy('t.last_message_at', 'desc').limit(200).execute()
 }
 

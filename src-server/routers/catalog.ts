@@ -14,7 +14,6 @@ import {
 import { searchCatalogue } from '../catalog/catalogue-page.ts'
 import { findPublishedCourseWithCurriculum } from '../catalog/course-page.ts'
 import { type CourseCardRow, listCategoriesWithCounts, listFeaturedCourses } from '../catalog/repository.ts'
-import { courseTakesMessages } from '../flows/instructor-messages.ts'
 import { marketplaceStats } from '../flows/marketplace-stats.ts'
 import { renderMarkdown } from '../learning/markdown.ts'
 import { publicProcedure, router } from '../trpc/init.ts'
@@ -106,7 +105,6 @@ export const catalogRouter = router({
           slug: row.instructor_slug ?? null,
         },
         lastUpdated: row.updated_at.toISOString(),
-        takesMessages: await courseTakesMessages(ctx.db, row.id),
       }
     }),
 })

@@ -125,8 +125,6 @@ export const curriculumSectionSchema = z.object({
 
 /** A published course's page: the public `catalog.course` answer (null: the not-found variant). */
 export const courseDetailSchema = courseCardSchema.extend({
-  /** Someone answers the course's messages (false for a house course): the page offers "Message the instructor". */
-  takesMessages: z.boolean(),
   /** A creator's one-line pitch ('' for house courses): the hero shows it instead of the description. */
   subtitle: z.string(),
   /** What a buyer pays in each currency, minor units (null: not sold in it; both null: free), decision 0069. */

@@ -148,7 +148,7 @@ export const ROUTES: RouteEntry[] = [
   { file: 'teach.apply.tsx', url: '/teach/apply', as: 'customer' },
   { file: 'bundles.$slug.tsx', url: (seeded) => `/bundles/${seeded.bundleSlug}`, as: 'customer' },
   { file: 'teach.application.tsx', url: '/teach/application', as: 'customer' },
-  // Messages to instructors (issue 34): the seeded course has no instructor on the site, so the page says so.
+  // Messages to instructors (issue 34): the seeded course is a house course, whose messages staff answer (0140).
   { file: '_auth/account_.messages.tsx', url: '/account/messages', as: 'customer' },
   { file: '_auth/account_.messages_.$courseId.tsx', url: `/account/messages/${OWNED_COURSE}`, as: 'customer' },
   { file: 'studio/messages.index.tsx', url: '/studio/messages', as: 'creator' },
@@ -158,6 +158,11 @@ export const ROUTES: RouteEntry[] = [
     as: 'creator',
   },
   { file: 'admin/_staff/messages.tsx', url: '/admin/messages', as: 'staff' },
+  {
+    file: 'admin/_staff/messages_.$threadId.tsx',
+    url: (seeded) => `/admin/messages/${seeded.messageThreadId}`,
+    as: 'staff',
+  },
 
   { file: 'studio/profile.tsx', url: '/studio/profile', as: 'creator' },
   { file: 'studio/earnings.tsx', url: '/studio/earnings', as: 'creator' },
@@ -369,6 +374,17 @@ export async function contextFor(
   } else {
     const buyer = await createUser(db, { firstName: 'Grace', lastName: 'Hopper' })
     seeded.serviceOrderId = await paidServiceOrder(db, buyer.id)
+    // A learner's message about a house course, which staff answer (decision 0140).
+    const houseThread = await db
+      .insertInto('course_message_threads')
+      .values({ course_id: OWNED_COURSE, member_id: buyer.id, subject: 'A question about the exercises' })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    await db
+      .insertInto('course_messages')
+      .values({ thread_id: houseThread.id, author_id: buyer.id, from_instructor: false, body: 'Where are they?' })
+      .execute()
+    seeded.messageThreadId = houseThread.id
     const categories = await db.selectFrom('categories').select('id').orderBy('position').limit(2).execute()
     const application = await db
       .insertInto('creator_applications')

@@ -1,7 +1,8 @@
 // Issue 34: the studio inbox of a course's team, not only its owner. A learner writes to the instructor of a school's
 // course; the school's support member (a role that answers messages, decision 0057) and a co-instructor of that
 // course see it in /studio/messages, open it and answer; neither sees the conversation of a course they are not on,
-// and a finance member (no messages role) sees none. The learner reads the answer.
+// and a finance member (no messages role) sees none. The learner reads the answer. A house course's messages are
+// answered by staff from /admin/messages (decision 0140).
 import type { Page } from '@playwright/test'
 import { createCreator, createCreatorCourse } from '../support/creator-courses.ts'
 import { createUser } from '../support/factories.ts'
@@ -129,6 +130,54 @@ test('a school’s support member and a co-instructor answer a learner in the st
   await conversation.getByRole('link').click()
   await expect(page.getByTestId('message').nth(1)).toContainText('Cone 6, about 1220 °C.')
   await expect(page.getByTestId('message').nth(2)).toContainText('And let it cool overnight.')
+})
+
+test('a house course’s message reaches staff, who answer it from the admin inbox; the learner reads the answer', async ({
+  page,
+  db,
+  baseURL,
+}) => {
+  test.setTimeout(60_000)
+  const tag = unique()
+  const learner = await createUser(db, { firstName: 'Hal', lastName: 'House' })
+  await db
+    .insertInto('access_grants')
+    .values({ user_id: learner.id, kind: 'premium', source: 'staff', starts_at: new Date(Date.now() - 60_000) })
+    .execute()
+  await switchTo(page, baseURL as string, db, learner)
+  // A seeded course nobody teaches on the site (decision 0140).
+  await page.goto('/courses/sql-for-analysts')
+  await page.getByRole('link', { name: 'Message the instructor' }).click()
+  const composer = page.getByRole('form', { name: 'Write to the instructor' })
+  await composer.getByLabel('Subject').fill(`Joins ${tag}`)
+  await composer.getByLabel('Your message').fill('Is there a cheat sheet?')
+  await composer.getByRole('button', { name: 'Send message' }).click()
+  await expect(page.getByText('Message sent')).toBeVisible()
+
+  const editor = await createUser(db, { role: 'editor', firstName: 'Edna', lastName: 'Staff' })
+  await switchTo(page, baseURL as string, db, editor)
+  await page.goto('/admin/messages')
+  const house = page.getByRole('region', { name: 'House courses' })
+  const thread = house.getByTestId('inbox-thread').filter({ hasText: `Joins ${tag}` })
+  await expect(thread).toContainText('(1 unread)')
+  await expect(thread).toContainText('Hal H.')
+  await thread.getByRole('link', { name: `Joins ${tag}` }).click()
+  await expect(page.getByTestId('message')).toContainText('Is there a cheat sheet?')
+  const answer = page.getByRole('form', { name: 'Answer' })
+  await answer.getByLabel('Your message').fill('Yes: lesson 4’s resources.')
+  await answer.getByRole('button', { name: 'Send message' }).click()
+  await expect(page.getByText('Answer sent')).toBeVisible()
+  await page.getByRole('link', { name: '← Messages' }).click()
+  await expect(house.getByTestId('inbox-thread').filter({ hasText: `Joins ${tag}` })).not.toContainText('unread')
+
+  await switchTo(page, baseURL as string, db, learner)
+  await page.goto('/account/messages')
+  await page
+    .getByTestId('conversation')
+    .filter({ hasText: `Joins ${tag}` })
+    .getByRole('link')
+    .click()
+  await expect(page.getByTestId('message').nth(1)).toContainText('Yes: lesson 4’s resources.')
 })
 
 test('an answer sent with the keyboard leaves focus in the emptied message box, ready for the next', async ({

@@ -15,7 +15,7 @@ export const adminNav = [
   { to: '/admin/chat', label: 'Live chat', minRole: 'viewer' },
   { to: '/admin/reviews', label: 'Reviews', minRole: 'viewer' },
   { to: '/admin/course-reviews', label: 'Course reviews', minRole: 'viewer' },
-  { to: '/admin/messages', label: 'Reported messages', minRole: 'editor' },
+  { to: '/admin/messages', label: 'Messages', minRole: 'editor' },
   { to: '/admin/reported-posts', label: 'Reported posts', minRole: 'editor' },
   { to: '/admin/creator-applications', label: 'Creator applications', minRole: 'viewer' },
   { to: '/admin/finance', label: 'Finance', minRole: 'admin' },

@@ -119,7 +119,7 @@ function CoursePage() {
             <span>{groupDigits(course.studentsCount)} students</span>
           </div>
           <p className={css({ fontSize: 'sm' })}>Created by {course.instructor}</p>
-          {course.takesMessages ? <MessageInstructorLink courseId={course.id} /> : null}
+          <MessageInstructorLink courseId={course.id} />
         </div>
         <PurchaseBox
           course={course}
@@ -224,7 +224,7 @@ function CoursePage() {
 
 /**
  * Signed-in learners write to the course's instructors (issue 34); the conversation page says who may (Premium
- * members and the course's buyers) when the server refuses. Not offered where nobody answers (house courses).
+ * members and the course's buyers) when the server refuses. A house course's messages are answered by staff (0140).
  */
 function MessageInstructorLink({ courseId }: { courseId: string }) {
   const { user } = useSession()

@@ -5,15 +5,14 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
 import type { ChangeEvent } from 'react'
 import { useState } from 'react'
+import { InboxThreads } from '#client/components/instructor-messages/InboxThreads.tsx'
 import { useSaveMailSetting } from '#client/components/instructor-messages/mail-setting.ts'
-import { threadLink } from '#client/components/instructor-messages/thread-link.ts'
 import { PageIntro } from '#client/components/layout/PageIntro.tsx'
 import { borderedCard } from '#client/components/ui/card.ts'
 import { CheckboxField, SelectField } from '#client/components/ui/form.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
-import { EmptyState, ErrorState, LoadingState } from '#client/components/ui/states.tsx'
+import { LoadingState } from '#client/components/ui/states.tsx'
 import { whilePending } from '#client/lib/while-pending.ts'
-import { formatDate } from '#shared/dates.ts'
 import { css, cx } from '#styled-system/css'
 
 type Filter = 'all' | 'unread' | 'open' | 'closed'
@@ -59,33 +58,16 @@ function StudioMessages() {
         ) : null}
       </div>
       <section aria-label="Conversations" className={card}>
-        {inbox.isError ? (
-          <ErrorState title="Could not load your messages" />
-        ) : !inbox.data ? (
-          <LoadingState label="Loading…" />
-        ) : inbox.data.threads.length === 0 ? (
-          <EmptyState title="No conversations">
-            <p>Learners write to you from your course pages.</p>
-          </EmptyState>
-        ) : (
-          <ul className={css({ display: 'flex', flexDir: 'column', gap: '3' })}>
-            {inbox.data.threads.map((thread) => (
-              <li key={thread.id} data-testid="inbox-thread">
-                <Link to="/studio/messages/$threadId" params={{ threadId: thread.id }} className={threadLink}>
-                  {thread.subject}
-                </Link>{' '}
-                {thread.unread > 0 ? (
-                  <span className={css({ fontSize: 'sm', fontWeight: 'bold' })}>({thread.unread} unread)</span>
-                ) : null}
-                <span className={css({ display: 'block', fontSize: 'sm', color: 'fg.muted' })}>
-                  {thread.member} · {thread.courseTitle} · {formatDate(thread.lastMessageAt, 'localTime')}
-                  {thread.closed ? ' · Closed' : ''}
-                  {thread.blocked ? ' · Sender blocked' : ''}
-                </span>
-              </li>
-            ))}
-          </ul>
-        )}
+        <InboxThreads
+          threads={inbox.data?.threads}
+          failed={inbox.isError}
+          empty={<p>Learners write to you from your course pages.</p>}
+          link={(thread, className) => (
+            <Link to="/studio/messages/$threadId" params={{ threadId: thread.id }} className={className}>
+              {thread.subject}
+            </Link>
+          )}
+        />
       </section>
     </main>
   )

@@ -1,14 +1,16 @@
 // Issue 34's remainder: the studio inbox of a course's team, and courses nobody answers. A school member whose role
 // answers messages (support, instructor) lists and opens the threads of the school's courses without being a
-// creator; a finance member and a stranger see none of them. A seeded house course has no instructor, so its page
-// does not offer "Message the instructor" (takesMessages false) and a message to it is refused; a creator's does.
+// creator; a finance member and a stranger see none of them. A seeded house course has no instructor: staff (editors
+// and up) answer its messages from the admin's house inbox (decision 0140).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ensureSchool } from '../../../src-server/creators/schools.ts'
 import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
+import { staffEmail } from '../../../src-server/mail/staff-address.ts'
 import { createCreator, createCreatorCourse } from '../../support/creator-courses.ts'
 import { createTestDatabase } from '../../support/db.ts'
 import { callerAs, createUser } from '../../support/factories.ts'
 import { buyerOfCourse, premiumMember } from '../../support/learning.ts'
+import { mailsTo } from '../../support/outbox.ts'
 
 let database: DatabaseHandle
 const db = () => database.db
@@ -62,19 +64,61 @@ describe('the studio inbox of a course’s team', () => {
   })
 })
 
-describe('a course nobody answers', () => {
-  it('a house course offers no message link and refuses a message; a creator’s course offers it', async () => {
-    const visitor = await callerAs(db(), null)
-    expect((await visitor.catalog.course({ id: HOUSE }))?.takesMessages).toBe(false)
-    const owner = await createCreator(db())
-    const course = await createCreatorCourse(db(), owner, { title: 'Answered', status: 'published' })
-    expect((await visitor.catalog.course({ id: course.id }))?.takesMessages).toBe(true)
-
+describe('a house course’s messages (decision 0140)', () => {
+  it('staff editors answer them from the house inbox; the member hears back; nobody else may', async () => {
     const { user } = await premiumMember(db())
     const member = await callerAs(db(), user)
-    expect(await member.instructorMessages.conversation({ courseId: HOUSE })).toMatchObject({ canSend: false })
-    await expect(member.instructorMessages.send({ courseId: HOUSE, body: 'Hello?' })).rejects.toMatchObject({
+    expect(await member.instructorMessages.conversation({ courseId: HOUSE })).toMatchObject({ canSend: true })
+    const { threadId } = await member.instructorMessages.send({ courseId: HOUSE, body: 'Is chapter 3 up to date?' })
+    // Nobody teaches the course: the staff address gets the mail, with the admin page's link.
+    const [staffMail] = (await mailsTo(db(), staffEmail())).filter((m) => m.text_body.includes(threadId))
+    expect(staffMail?.text_body).toContain(`/admin/messages/${threadId}`)
+    expect(staffMail?.text_body).toContain('Is chapter 3 up to date?')
+
+    const [editorUser, viewerUser, creatorUser] = await Promise.all([
+      createUser(db(), { role: 'editor', firstName: 'Eddie', lastName: 'Editor' }),
+      createUser(db(), { role: 'viewer' }),
+      createCreator(db()),
+    ])
+    const editor = await callerAs(db(), editorUser)
+    const inbox = await editor.admin.instructorMessages.houseInbox({ filter: 'unread' })
+    expect(inbox.threads.map((t) => t.id)).toContain(threadId)
+    expect((await editor.instructorMessages.thread({ threadId })).messages.map((m) => m.body)).toEqual([
+      'Is chapter 3 up to date?',
+    ])
+    await editor.instructorMessages.reply({ threadId, body: 'Yes, revised last month.' })
+    const answer = await member.instructorMessages.conversation({ courseId: HOUSE })
+    expect(answer.thread?.messages.at(-1)).toMatchObject({ body: 'Yes, revised last month.', fromInstructor: true })
+    expect((await mailsTo(db(), user.email)).map((m) => m.subject)).toContainEqual(
+      expect.stringMatching(/^Eddie E\. answered your message about Modern React with TypeScript/),
+    )
+    // Staff write to the learner as the course's instructors: they are not members of it.
+    expect(await editor.instructorMessages.conversation({ courseId: HOUSE })).toMatchObject({ canSend: false })
+
+    // A viewer and a creator of another course have no part in it.
+    const viewer = await callerAs(db(), viewerUser)
+    await expect(viewer.instructorMessages.thread({ threadId })).rejects.toMatchObject({ code: 'NOT_FOUND' })
+    await expect(viewer.admin.instructorMessages.houseInbox({ filter: 'all' })).rejects.toMatchObject({
       code: 'FORBIDDEN',
     })
+    const creator = await callerAs(db(), creatorUser)
+    await expect(creator.instructorMessages.reply({ threadId, body: 'Hi' })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    })
+  })
+
+  it('a creator’s course stays its instructors’: staff neither list nor answer its threads', async () => {
+    const owner = await createCreator(db())
+    const course = await createCreatorCourse(db(), owner, { title: 'Answered by its creator', status: 'published' })
+    const { user } = await buyerOfCourse(db(), course.id)
+    const { threadId } = await (await callerAs(db(), user)).instructorMessages.send({
+      courseId: course.id,
+      body: 'Hello?',
+    })
+    const editor = await callerAs(db(), await createUser(db(), { role: 'admin' }))
+    const inbox = await editor.admin.instructorMessages.houseInbox({ filter: 'all' })
+    expect(inbox.threads.map((t) => t.id)).not.toContain(threadId)
+    await expect(editor.instructorMessages.thread({ threadId })).rejects.toMatchObject({ code: 'NOT_FOUND' })
+    expect((await mailsTo(db(), staffEmail())).some((m) => m.text_body.includes(threadId))).toBe(false)
   })
 })

@@ -80,8 +80,9 @@ const EXPECTED: Record<string, Access> = {
   'admin.serviceOrders.cancel': 'admin',
   'admin.reviews.list': 'viewer',
   'admin.reviews.setHidden': 'editor',
-  // Private messages: reported threads only, editors and up (issue 34).
+  // Private messages: reported threads only, editors and up (issue 34); the house courses' threads (decision 0140).
   'admin.instructorMessages.overview': 'editor',
+  'admin.instructorMessages.houseInbox': 'editor',
   'admin.instructorMessages.thread': 'editor',
   'admin.courseReviews.list': 'viewer',
   'admin.courseReviews.detail': 'viewer',
