@@ -116,6 +116,7 @@ export const PAGE_ROUTES: readonly { path: string; exists?: Exists }[] = [
     '/studio/messages',
     '/studio/messages/$threadId',
     '/admin/messages',
+    '/admin/messages/$threadId',
     // Live sessions (issue 34).
     '/live',
     '/live/manage',

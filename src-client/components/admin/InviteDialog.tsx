@@ -36,7 +36,7 @@ export function InviteDialog({ open, onClose }: { open: boolean; onClose: () => 
     trpc.admin.team.invite.mutationOptions({
       onSuccess: async (result) => {
         await refresh()
-        if (result.mailed) notify('success', 'Invitation sent', `An invitation was e-mailed to ${result.email}.`)
+        if (result.mailed) notify('success', 'Invitation created', `An invitation is being e-mailed to ${result.email}.`)
         else notify('success', 'Invitation created', `No mail server is set up: copy the link and send it yourself.`)
         setInvited(result)
       },
@@ -105,7 +105,7 @@ function InvitedDialog({
       title="Add Team Member"
       description={
         invited.mailed
-          ? `An invitation was e-mailed to ${invited.email}. You can also send them this link:`
+          ? `An invitation is being e-mailed to ${invited.email}. You can also send them this link:`
           : `Invitation created for ${invited.email}. No mail server is set up, so send them this link yourself:`
       }
       footer={

@@ -69,7 +69,8 @@ const features: { icon: IconName; title: string; text: string }[] = [
   {
     icon: 'clock',
     title: 'Support when you need it',
-    text: 'Live chat Monday to Friday and answers to every message within 24-48 business hours.',
+    // The chat's days and hours are LIVE_CHAT_HOURS's, shown on /contact; this static page does not restate them.
+    text: 'Live chat during our staffed hours and answers to every message within 24-48 business hours.',
   },
 ]
 

@@ -70,7 +70,7 @@ function CourseReview() {
     },
   })
   const approve = useMutation(
-    trpc.admin.courseReviews.approve.mutationOptions(decided('Approved: the creator was e-mailed')),
+    trpc.admin.courseReviews.approve.mutationOptions(decided('Approved: the creator is being e-mailed')),
   )
   const { course, submission } = data
   const pending = submission.status === 'pending'
@@ -220,7 +220,7 @@ function RequestChanges({
   const { trpc } = Route.useRouteContext()
   const [rows, setRows] = useState<Row[]>(() => [{ key: nextRowKey++, item: 'description', comment: '' }])
   const request = useMutation(
-    trpc.admin.courseReviews.requestChanges.mutationOptions(onDone('Changes requested: the creator was e-mailed')),
+    trpc.admin.courseReviews.requestChanges.mutationOptions(onDone('Changes requested: the creator is being e-mailed')),
   )
   const items = [
     ...Object.keys(CHECKLIST_LABELS).filter((item) => item !== 'plan'),
