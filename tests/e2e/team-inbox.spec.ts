@@ -145,8 +145,8 @@ test('a house course’s message reaches staff, who answer it from the admin inb
     .values({ user_id: learner.id, kind: 'premium', source: 'staff', starts_at: new Date(Date.now() - 60_000) })
     .execute()
   await switchTo(page, baseURL as string, db, learner)
-  // A seeded course nobody teaches on the site (decision 0140).
-  await page.goto('/courses/sql-for-analysts')
+  // A seeded course nobody teaches on the site (decision 0140), and no other spec gives a team.
+  await page.goto('/courses/bookkeeping-small-business')
   await page.getByRole('link', { name: 'Message the instructor' }).click()
   const composer = page.getByRole('form', { name: 'Write to the instructor' })
   await composer.getByLabel('Subject').fill(`Joins ${tag}`)

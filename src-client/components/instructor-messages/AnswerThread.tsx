@@ -16,7 +16,8 @@ import { css, cx } from '#styled-system/css'
 
 const card = cx(borderedCard, css({ p: '5' }))
 
-/** `back`: the link to the inbox it came from; `inbox`: that inbox's query, whose unread counts reading changes. */
+/** Inside the page's own main landmark (the admin layout has one; the studio's page draws it). `back`: the link to
+ * the inbox it came from; `inbox`: that inbox's query, whose unread counts reading changes. */
 export function AnswerThread({ threadId, back, inbox }: { threadId: string; back: ReactNode; inbox: QueryKey }) {
   const trpc = useTRPC()
   const queryClient = useQueryClient()
@@ -36,7 +37,7 @@ export function AnswerThread({ threadId, back, inbox }: { threadId: string; back
     trpc.instructorMessages.report.mutationOptions(done('Reported. Our team will read this conversation.')),
   )
   return (
-    <main className={css({ display: 'flex', flexDir: 'column', gap: '5', maxW: '3xl' })}>
+    <div className={css({ display: 'flex', flexDir: 'column', gap: '5', maxW: '3xl' })}>
       {back}
       <PageIntro title={data.subject}>
         {data.member} · {data.courseTitle}
@@ -74,6 +75,6 @@ export function AnswerThread({ threadId, back, inbox }: { threadId: string; back
         </button>
         <ReportForm busy={report.isPending} onReport={(reason) => report.mutateAsync({ threadId, reason })} />
       </div>
-    </main>
+    </div>
   )
 }

@@ -21,14 +21,16 @@ function StudioConversation() {
   const { trpc } = Route.useRouteContext()
   const { threadId } = Route.useParams()
   return (
-    <AnswerThread
-      threadId={threadId}
-      inbox={trpc.instructorMessages.inbox.pathKey()}
-      back={
-        <Link to="/studio/messages" className={css({ color: 'accent', fontSize: 'sm' })}>
-          ← Inbox
-        </Link>
-      }
-    />
+    <main>
+      <AnswerThread
+        threadId={threadId}
+        inbox={trpc.instructorMessages.inbox.pathKey()}
+        back={
+          <Link to="/studio/messages" className={css({ color: 'accent', fontSize: 'sm' })}>
+            ← Inbox
+          </Link>
+        }
+      />
+    </main>
   )
 }
