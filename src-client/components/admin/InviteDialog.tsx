@@ -36,7 +36,8 @@ export function InviteDialog({ open, onClose }: { open: boolean; onClose: () => 
     trpc.admin.team.invite.mutationOptions({
       onSuccess: async (result) => {
         await refresh()
-        if (result.mailed) notify('success', 'Invitation created', `An invitation is being e-mailed to ${result.email}.`)
+        if (result.mailed)
+          notify('success', 'Invitation created', `An invitation is being e-mailed to ${result.email}.`)
         else notify('success', 'Invitation created', `No mail server is set up: copy the link and send it yourself.`)
         setInvited(result)
       },
