@@ -74,6 +74,20 @@ export const LAYOUT_FILES = [
 /** The course the customer has bought (enrolled by its paid order). */
 const OWNED_COURSE = 'javascript-fundamentals'
 
+/** A learner's conversation about a course, with their first message: its id. */
+async function seedThread(db: Kysely<Database>, courseId: string, memberId: string, [subject, body]: [string, string]) {
+  const thread = await db
+    .insertInto('course_message_threads')
+    .values({ course_id: courseId, member_id: memberId, subject })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  await db
+    .insertInto('course_messages')
+    .values({ thread_id: thread.id, author_id: memberId, from_instructor: false, body })
+    .execute()
+  return thread.id
+}
+
 export const ROUTES: RouteEntry[] = [
   { file: 'index.tsx', url: '/', as: 'visitor' },
   { file: 'courses/index.tsx', url: '/courses', as: 'visitor' },
@@ -309,16 +323,10 @@ export async function contextFor(
     seeded.studioCourseId = await studioCourseOf(db, user.id)
     seeded.quizLessonId = await addQuizLesson(db, seeded.studioCourseId)
     const learner = await createUser(db, { firstName: 'Lena', lastName: 'Learner' })
-    const thread = await db
-      .insertInto('course_message_threads')
-      .values({ course_id: seeded.studioCourseId, member_id: learner.id, subject: 'A question about lesson 1' })
-      .returning('id')
-      .executeTakeFirstOrThrow()
-    await db
-      .insertInto('course_messages')
-      .values({ thread_id: thread.id, author_id: learner.id, from_instructor: false, body: 'How do I start?' })
-      .execute()
-    seeded.messageThreadId = thread.id
+    seeded.messageThreadId = await seedThread(db, seeded.studioCourseId, learner.id, [
+      'A question about lesson 1',
+      'How do I start?',
+    ])
     // The creator's school (decision 0057), for its public page.
     seeded.schoolSlug = (await ensureSchool(db, user.id)).slug
   } else if (as === 'customer') {
@@ -375,16 +383,10 @@ export async function contextFor(
     const buyer = await createUser(db, { firstName: 'Grace', lastName: 'Hopper' })
     seeded.serviceOrderId = await paidServiceOrder(db, buyer.id)
     // A learner's message about a house course, which staff answer (decision 0140).
-    const houseThread = await db
-      .insertInto('course_message_threads')
-      .values({ course_id: OWNED_COURSE, member_id: buyer.id, subject: 'A question about the exercises' })
-      .returning('id')
-      .executeTakeFirstOrThrow()
-    await db
-      .insertInto('course_messages')
-      .values({ thread_id: houseThread.id, author_id: buyer.id, from_instructor: false, body: 'Where are they?' })
-      .execute()
-    seeded.messageThreadId = houseThread.id
+    seeded.messageThreadId = await seedThread(db, OWNED_COURSE, buyer.id, [
+      'A question about the exercises',
+      'Where are they?',
+    ])
     const categories = await db.selectFrom('categories').select('id').orderBy('position').limit(2).execute()
     const application = await db
       .insertInto('creator_applications')

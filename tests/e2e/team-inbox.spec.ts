@@ -23,6 +23,16 @@ async function switchTo(page: Page, baseURL: string, db: Parameters<typeof signI
   await signInAs(page, baseURL, db, user)
 }
 
+/** A learner with Premium since a minute ago, granted by staff (a Premium member may write about any course). */
+async function premiumLearner(db: Parameters<typeof signInAs>[2], firstName: string, lastName: string) {
+  const learner = await createUser(db, { firstName, lastName })
+  await db
+    .insertInto('access_grants')
+    .values({ user_id: learner.id, kind: 'premium', source: 'staff', starts_at: new Date(Date.now() - 60_000) })
+    .execute()
+  return learner
+}
+
 test('a school’s support member and a co-instructor answer a learner in the studio inbox, and see only their courses', async ({
   page,
   db,
@@ -59,11 +69,7 @@ test('a school’s support member and a co-instructor answer a learner in the st
   const otherCourse = await createCreatorCourse(db, otherOwner, { status: 'published', title: `Weaving ${tag}` })
 
   // A Premium learner: one conversation about the school's course (from its page), one about the other course.
-  const learner = await createUser(db, { firstName: 'Lea', lastName: 'Learner' })
-  await db
-    .insertInto('access_grants')
-    .values({ user_id: learner.id, kind: 'premium', source: 'staff', starts_at: new Date(Date.now() - 60_000) })
-    .execute()
+  const learner = await premiumLearner(db, 'Lea', 'Learner')
   await switchTo(page, baseURL as string, db, learner)
   for (const [courseId, subject] of [
     [otherCourse.id, `Loom question ${tag}`],
@@ -139,11 +145,7 @@ test('a house course’s message reaches staff, who answer it from the admin inb
 }) => {
   test.setTimeout(60_000)
   const tag = unique()
-  const learner = await createUser(db, { firstName: 'Hal', lastName: 'House' })
-  await db
-    .insertInto('access_grants')
-    .values({ user_id: learner.id, kind: 'premium', source: 'staff', starts_at: new Date(Date.now() - 60_000) })
-    .execute()
+  const learner = await premiumLearner(db, 'Hal', 'House')
   await switchTo(page, baseURL as string, db, learner)
   // A seeded course nobody teaches on the site (decision 0140), and no other spec gives a team.
   await page.goto('/courses/bookkeeping-small-business')
