@@ -1903,6 +1903,8 @@ export interface LiveSessionsTable {
   cancelled_at: Date | null
   recording_lesson_id: string | null
   recording_url: string | null
+  /** When the course's holders were mailed that it is scheduled (once; decision 0142); null: not yet. */
+  announced_at: Date | null
   created_at: CreatedAt
   updated_at: Generated<Date>
 }

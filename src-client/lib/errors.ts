@@ -37,7 +37,11 @@ export function notFoundIfMissing(error: unknown): never {
   throw error
 }
 
-/** The first field message of a zod error sent by the server, else the error's own message. */
+/**
+ * The first field message of a zod error sent by the server, else its first form-level one (a refinement of the whole
+ * input, path []: "Choose a lesson or a link, not both"), else the error's own message. The message of a zod error
+ * is its issues as JSON, never shown.
+ */
 export function errorMessage(error: unknown, fallback = 'Something went wrong. Please try again.'): string {
   if (isServiceUnavailable(error)) return OUTAGE.message
   // No answer at all: the browser's own words ("Failed to fetch") mean nothing to a shopper. Nor does a page's code
@@ -45,9 +49,14 @@ export function errorMessage(error: unknown, fallback = 'Something went wrong. P
   if (error instanceof TRPCClientError && !error.data) return NO_CONNECTION
   if (error instanceof ChunkUnreachableError) return NO_CONNECTION
   if (error instanceof TRPCClientError) {
-    const fieldErrors = error.data?.zodError?.fieldErrors as Record<string, string[] | undefined> | undefined
-    const first = fieldErrors && Object.values(fieldErrors).find((messages) => messages?.length)?.[0]
-    return first ?? (error.message || fallback)
+    const zodError = error.data?.zodError as
+      | { fieldErrors?: Record<string, string[] | undefined>; formErrors?: string[] }
+      | null
+      | undefined
+    const field = zodError?.fieldErrors && Object.values(zodError.fieldErrors).find((messages) => messages?.length)?.[0]
+    const form = zodError?.formErrors?.find(Boolean)
+    if (zodError) return field ?? form ?? fallback
+    return error.message || fallback
   }
   return fallback
 }

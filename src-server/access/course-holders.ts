@@ -1,7 +1,8 @@
 // Who holds the courses of one owner (the REST API's learners and enrolments, decision 0060): course grants on the
 // owner's courses, paged by a keyset (created_xid, created_at, id) in the order their transactions began writing, and
 // only grants whose transaction ended before the oldest one still running (decision 0094), so a client syncing with
-// the cursor never misses a row committed after it read. Reads only; the ledger's writes stay in ledger.ts.
+// the cursor never misses a row committed after it read; and one course's holders now (a live session's announcement,
+// decision 0142). Reads only; the ledger's writes stay in ledger.ts.
 import { sql } from 'kysely'
 import * as clock from '../kernel/clock.ts'
 import { afterXidKeyset, committedBefore } from '../kernel/cursor.ts'
@@ -124,4 +125,18 @@ export async function countCourseHolders(db: DB): Promise<number> {
     .where('revoked_at', 'is', null)
     .executeTakeFirst()
   return row?.learners ?? 0
+}
+
+/** Who holds the course now (a live course grant, bought, free or staff-given), by user id: a session's announcement. */
+export async function courseHoldersNow(db: DB, courseId: string, now = clock.now()): Promise<string[]> {
+  const rows = await db
+    .selectFrom('access_grants')
+    .select('user_id')
+    .distinct()
+    .where('kind', '=', 'course')
+    .where('course_id', '=', courseId)
+    .where(isLive(now))
+    .orderBy('user_id')
+    .execute()
+  return rows.map((row) => row.user_id)
 }

@@ -5,7 +5,10 @@
 // - see and register: active Premium members (every session), buyers of a course (its sessions), staff; the sessions
 //   of a course never on sale (draft, in review, changes requested) only its instructors and staff;
 // - the join link: only through /live/<id>/join, for a member with a seat who may still see the session, from 15
-//   minutes before the start to its end; each opening is recorded (attendance).
+//   minutes before the start to its end; each opening is recorded (attendance);
+// - told: seat holders and the waitlist of a moved or cancelled session; a course's holders, once, that a session of
+//   it is scheduled (decision 0142).
+import { sql } from 'kysely'
 import type { z } from 'zod'
 import { hasRole, isStaff, type Role } from '../../src-shared/roles.ts'
 import {
@@ -15,18 +18,28 @@ import {
   type recordingInput,
   type updateSessionInput,
 } from '../../src-shared/schemas/live.ts'
+import { courseHoldersNow } from '../access/course-holders.ts'
 import { everHeld, ownedCourseIds } from '../access/courses.ts'
 import { findCourseForLearning } from '../catalog/repository-lessons.ts'
 import { courseRoleOf } from '../creators/course-team.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
-import { sendInvitation, sendReminder, sendWaitlisted } from '../live/mails.ts'
+import {
+  type CancelCause,
+  sendAnnouncements,
+  sendInvitation,
+  sendReminder,
+  sendWaitlisted,
+  sendWaitlistNews,
+} from '../live/mails.ts'
 import {
   attendanceOf,
   cancelRegistration,
   cancelSession,
+  claimAnnouncements,
   claimDueReminders,
+  everRegistered,
   findSession,
   insertSession,
   listSessions,
@@ -150,6 +163,10 @@ export async function editSession(
         if (promoted.includes(member.id)) continue
         await sendInvitation(trx, input.sessionId, member.id, 'update', publicUrl)
       }
+      // Those still waiting hear of it too: their waitlist mail named the old time.
+      for (const member of await registeredMembers(trx, input.sessionId, 'waitlisted')) {
+        await sendWaitlistNews(trx, input.sessionId, member.id, 'update', publicUrl)
+      }
     }
     for (const userId of promoted) await sendInvitation(trx, input.sessionId, userId, 'invitation', publicUrl)
     return { moved, promoted: promoted.length }
@@ -161,11 +178,15 @@ export async function cancelWholeSession(db: DB, actor: LiveActor, sessionId: st
   return db.transaction().execute(async (trx) => ({ cancelled: await cancelAndTell(trx, sessionId, publicUrl) }))
 }
 
-/** Cancels the session, once, and sends each member with a seat the cancellation. */
+/** Cancels the session, once: each member with a seat gets the cancellation, each on its waitlist the news. */
 async function cancelAndTell(trx: DB, sessionId: string, publicUrl: string): Promise<boolean> {
-  const members = await registeredMembers(trx, sessionId)
+  const [seated, waiting] = await Promise.all([
+    registeredMembers(trx, sessionId),
+    registeredMembers(trx, sessionId, 'waitlisted'),
+  ])
   if (!(await cancelSession(trx, sessionId))) return false
-  for (const member of members) await sendInvitation(trx, sessionId, member.id, 'cancel', publicUrl)
+  for (const member of seated) await sendInvitation(trx, sessionId, member.id, 'cancel', publicUrl, 'session')
+  for (const member of waiting) await sendWaitlistNews(trx, sessionId, member.id, 'cancel', publicUrl)
   return true
 }
 
@@ -217,12 +238,12 @@ export async function leaveSession(db: DB, actor: LiveActor, sessionId: string, 
 }
 
 /**
- * Cancels a seat or waitlist place: the holder's calendar gets the cancellation (with `why` when they did not ask for
- * it), a freed seat's new holder the invitation.
+ * Cancels a seat or waitlist place: the holder's calendar gets the cancellation (with the server's reason when they
+ * did not ask for it), a freed seat's new holder the invitation.
  */
-async function giveUpSeat(trx: DB, sessionId: string, userId: string, publicUrl: string, why?: string) {
+async function giveUpSeat(trx: DB, sessionId: string, userId: string, publicUrl: string, cause?: CancelCause) {
   const { was, promoted } = await cancelRegistration(trx, sessionId, userId)
-  if (was === 'registered') await sendInvitation(trx, sessionId, userId, 'cancel', publicUrl, why)
+  if (was === 'registered') await sendInvitation(trx, sessionId, userId, 'cancel', publicUrl, cause)
   for (const promotedId of promoted) await sendInvitation(trx, sessionId, promotedId, 'invitation', publicUrl)
   return was
 }
@@ -234,7 +255,7 @@ async function giveUpSeat(trx: DB, sessionId: string, userId: string, publicUrl:
 async function releaseLapsedSeats(trx: DB, session: SessionRow, publicUrl: string) {
   for (const member of await registeredMembers(trx, session.id)) {
     if (await canSee(trx, { id: member.id, role: member.role, staff: true }, session)) continue
-    await giveUpSeat(trx, session.id, member.id, publicUrl, await lapseReason(trx, member.id, session))
+    await giveUpSeat(trx, session.id, member.id, publicUrl, { because: await lapseReason(trx, member.id, session) })
   }
 }
 
@@ -253,23 +274,30 @@ async function lapseReason(db: DB, userId: string, session: SessionRow): Promise
   return `because your Premium membership and ${course} have ended`
 }
 
-/** /live: upcoming and past sessions the person may see, with their seat and (from 15 minutes before) the join path. */
-export async function liveSessionsPage(db: DB, actor: LiveActor) {
-  const now = clock.now()
+/**
+ * Which sessions the person may see, as listSessions' filter (the rule canSee applies to one session): staff and
+ * Premium members every one, others their courses' (held or taught); members none of a course never on sale, but for
+ * the courses they teach.
+ */
+async function visibleTo(db: DB, actor: LiveActor, now: Date) {
   const everything = (actor.staff && isStaff(actor.role)) || (await isPremium(db, actor, now))
   const taught = await db.selectFrom('course_instructors').select('course_id').where('user_id', '=', actor.id).execute()
   const courseIds = everything
     ? ('all' as const)
     : [...new Set([...(await ownedCourseIds(db, actor.id, now)), ...taught.map((row) => row.course_id)])]
-  // Members see no session of a course never on sale, but for the courses they teach; staff see them all.
   const hidden =
     actor.staff && isStaff(actor.role)
       ? undefined
       : { courseStatuses: NEVER_ON_SALE_STATUSES, exceptCourseIds: taught.map((row) => row.course_id) }
+  return { courseIds, premiumWide: everything, hidden }
+}
+
+/** /live: upcoming and past sessions the person may see, with their seat and (from 15 minutes before) the join path. */
+export async function liveSessionsPage(db: DB, actor: LiveActor) {
+  const now = clock.now()
+  const visible = await visibleTo(db, actor, now)
   const [upcoming, past] = await Promise.all(
-    [false, true].map((pastOnes) =>
-      listSessions(db, { courseIds, premiumWide: everything, past: pastOnes, now, hidden }),
-    ),
+    [false, true].map((pastOnes) => listSessions(db, { ...visible, past: pastOnes, now })),
   )
   const all = [...(upcoming ?? []), ...(past ?? [])]
   const ids = all.map((row) => row.id)
@@ -285,7 +313,7 @@ export async function liveSessionsPage(db: DB, actor: LiveActor) {
       seatsLeft: Math.max(0, row.capacity - seats.registered),
       waitlisted: seats.waitlisted,
       cancelled: row.cancelled_at !== null,
-      myStatus: status === 'cancelled' ? null : status,
+      myStatus: seatStatus(status),
       joinPath: canJoin ? `/live/${row.id}/join` : null,
       joinOpensAt: new Date(opens).toISOString(),
       recording:
@@ -299,7 +327,34 @@ export async function liveSessionsPage(db: DB, actor: LiveActor) {
           : null,
     }
   }
-  return { upcoming: (upcoming ?? []).map(view), past: (past ?? []).map(view), premium: everything }
+  return { upcoming: (upcoming ?? []).map(view), past: (past ?? []).map(view), premium: visible.premiumWide }
+}
+
+const seatStatus = (status: 'registered' | 'waitlisted' | 'cancelled' | null) =>
+  status === 'cancelled' ? null : status
+
+/**
+ * The sessions still ahead (not cancelled) that the person may attend, of one course or of every course (decision
+ * 0142): the course page, the player and My courses say "Live session: <date>" with them. Per viewer, so never in
+ * the course page's kept answer (catalog.course, decision 0072).
+ */
+export async function upcomingLiveSessions(db: DB, actor: LiveActor, courseId?: string) {
+  const now = clock.now()
+  const visible = await visibleTo(db, actor, now)
+  const rows = (await listSessions(db, { ...visible, past: false, now, courseId, withoutCancelled: true })).filter(
+    (row) => row.course_id !== null,
+  )
+  const ids = rows.map((row) => row.id)
+  const [counts, mine] = await Promise.all([seatCounts(db, ids), myStatuses(db, actor.id, ids)])
+  return rows.map((row) => ({
+    id: row.id,
+    title: row.title,
+    courseId: row.course_id,
+    startsAt: row.starts_at.toISOString(),
+    timeZone: row.time_zone,
+    seatsLeft: Math.max(0, row.capacity - (counts.get(row.id)?.registered ?? 0)),
+    myStatus: seatStatus(mine.get(row.id) ?? null),
+  }))
 }
 
 /** What every list says of a session: its words, course, start (UTC), length, time zone and seats. */
@@ -339,15 +394,30 @@ export async function studioSessions(db: DB, actor: LiveActor) {
     db,
     all.map((row) => row.id),
   )
-  const courses = staffEditor
-    ? await db.selectFrom('courses').select(['id', 'title']).orderBy('title').limit(500).execute()
+  // Courses on sale first (the form's default): a session of a course never on sale is hidden from every learner
+  // (decision 0111), which the form and the list say (decision 0142).
+  const onSaleFirst = sql<number>`case when c.status in (${sql.join([...NEVER_ON_SALE_STATUSES])}) then 1 else 0 end`
+  const courseRows = staffEditor
+    ? await db
+        .selectFrom('courses as c')
+        .select(['c.id', 'c.title', 'c.status'])
+        .orderBy(onSaleFirst)
+        .orderBy('c.title')
+        .limit(500)
+        .execute()
     : await db
         .selectFrom('course_instructors as ci')
         .innerJoin('courses as c', 'c.id', 'ci.course_id')
-        .select(['c.id', 'c.title'])
+        .select(['c.id', 'c.title', 'c.status'])
         .where('ci.user_id', '=', actor.id)
+        .orderBy(onSaleFirst)
         .orderBy('c.title')
         .execute()
+  const courses = courseRows.map((row) => ({
+    id: row.id,
+    title: row.title,
+    hiddenFromLearners: neverOnSale(row.status),
+  }))
   const view = (row: (typeof all)[number], isPast: boolean) => ({
     ...sessionFacts(row),
     localStart: utcToLocalInput(row.starts_at, row.time_zone),
@@ -359,6 +429,7 @@ export async function studioSessions(db: DB, actor: LiveActor) {
     past: isPast,
     recordingUrl: row.recording_url,
     recordingLessonId: row.recording_lesson_id,
+    hiddenFromLearners: row.course_status !== null && neverOnSale(row.course_status),
   })
   return {
     sessions: [...upcomingRows.map((row) => view(row, false)), ...pastRows.map((row) => view(row, true))],
@@ -419,6 +490,43 @@ export async function joinSession(
   return { url: session.join_url, refused: null }
 }
 
+/** Sessions announced per transaction: a course's holders are mailed in the claim's transaction. */
+const ANNOUNCE_BATCH = 20
+
+/**
+ * A course's holders told once that a session of it is scheduled (decision 0142; the 'live.reminders' job, every five
+ * minutes): sessions still ahead, not cancelled, whose course learners may see (a session scheduled before its course
+ * is on sale waits for it). Not those who already asked for a place, nor its instructors; Premium members who do not
+ * hold the course find it on /live, as they are not mailed for every course either. Returns the mails queued.
+ */
+export async function announceLiveSessions(db: DB, publicUrl: string, now = clock.now()) {
+  let sent = 0
+  for (;;) {
+    const batch = await db.transaction().execute((trx) => announceBatch(trx, publicUrl, now))
+    sent += batch.sent
+    if (batch.claimed < ANNOUNCE_BATCH) return sent
+  }
+}
+
+async function announceBatch(trx: DB, publicUrl: string, now: Date) {
+  const claimed = await claimAnnouncements(trx, now, NEVER_ON_SALE_STATUSES, ANNOUNCE_BATCH)
+  // A course's session links to its school's own domain when it has a verified one (decision 0063).
+  const siteUrlOf = courseSiteUrls(trx, publicUrl)
+  let sent = 0
+  for (const session of claimed) {
+    if (session.course_id === null) continue
+    const [holders, asked, teachers] = await Promise.all([
+      courseHoldersNow(trx, session.course_id, now),
+      everRegistered(trx, session.id),
+      trx.selectFrom('course_instructors').select('user_id').where('course_id', '=', session.course_id).execute(),
+    ])
+    const teaching = new Set(teachers.map((row) => row.user_id))
+    const told = holders.filter((userId) => !asked.has(userId) && !teaching.has(userId))
+    sent += await sendAnnouncements(trx, session.id, told, await siteUrlOf(session.course_id))
+  }
+  return { claimed: claimed.length, sent }
+}
+
 /** The reminders an hour before (the 'live.reminders' job): each seat holder reminded once per start time. */
 export async function sendLiveReminders(db: DB, publicUrl: string, now = clock.now()) {
   return db.transaction().execute(async (trx) => {
@@ -432,7 +540,7 @@ export async function sendLiveReminders(db: DB, publicUrl: string, now = clock.n
       // it goes to the waitlist's first.
       const person = await trx.selectFrom('users').select('role').where('id', '=', row.user_id).executeTakeFirst()
       if (!person || !(await canSee(trx, { id: row.user_id, role: person.role, staff: true }, session))) {
-        const why = person ? await lapseReason(trx, row.user_id, session) : undefined
+        const why = person ? { because: await lapseReason(trx, row.user_id, session) } : undefined
         await giveUpSeat(trx, row.session_id, row.user_id, publicUrl, why)
         continue
       }

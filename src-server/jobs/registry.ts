@@ -17,7 +17,7 @@ import { sendDueGifts } from '../flows/gift-delivery.ts'
 import { sendMessageDigests } from '../flows/instructor-messages-digest.ts'
 import { sendQuestionDigests } from '../flows/lesson-questions-digest.ts'
 import { passUnjoinedChatsToInbox } from '../flows/live-chat.ts'
-import { sendLiveReminders } from '../flows/live-sessions.ts'
+import { announceLiveSessions, sendLiveReminders } from '../flows/live-sessions.ts'
 import { runMembershipSchedule } from '../flows/membership-renewals.ts'
 import { DEFAULT_PREMIUM_POOL_BASIS_POINTS, runDuePremiumPools } from '../flows/premium-pool.ts'
 import { settleDueProcessorFees } from '../flows/processor-fees.ts'
@@ -85,7 +85,10 @@ export type Jobs = {
   'privacy.retention': Record<string, never>
   /** The daily digest of unread messages to and from instructors, for those who chose it (issue 34). */
   'messages.digest': Record<string, never>
-  /** Live sessions' reminders an hour before the start (flows/live-sessions.ts): each seat holder once. */
+  /**
+   * Live sessions' reminders an hour before the start (flows/live-sessions.ts): each seat holder once; and a newly
+   * scheduled session's announcement to its course's holders, once (decision 0142).
+   */
   'live.reminders': Record<string, never>
   /** Out of the chat's hours, chats nobody joined go to the support inbox as messages (flows/live-chat.ts, 0101). */
   'live-chat.to-inbox': Record<string, never>
@@ -316,7 +319,10 @@ export function handlers(deps: JobDeps): { [N in JobName]: JobHandler<Jobs[N]> }
       deps.log.info(await runRetention(deps.db, clock.now()), 'purged records past their retention periods')
     },
     'messages.digest': countedRun(sendMessageDigests, 'sent daily message digests'),
-    'live.reminders': countedRun(sendLiveReminders, 'sent live-session reminders'),
+    'live.reminders': async () => {
+      await countedRun(sendLiveReminders, 'sent live-session reminders')()
+      await countedRun(announceLiveSessions, 'announced live sessions to their courses’ learners')()
+    },
     'live-chat.to-inbox': async () => {
       const passed = await passUnjoinedChatsToInbox({ db: deps.db, config: { liveChatHours: deps.liveChatHours } })
       if (passed) deps.log.info({ passed }, 'left chats nobody joined as messages in the support inbox')

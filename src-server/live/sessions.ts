@@ -72,6 +72,11 @@ export async function insertSession(db: DB, hostId: string, courseId: string | n
   return row.id
 }
 
+/** Why a capacity under the seats already taken is refused. */
+export function capacityBelowSeatsMessage(taken: number) {
+  return `${taken} ${taken === 1 ? 'member holds a seat' : 'members hold seats'}: the capacity can’t be lower than ${taken}`
+}
+
 /**
  * Saves new details; a new start, length or zone raises the invitation's SEQUENCE and re-arms the reminder. Returns
  * whether the schedule moved (registered members are then sent the update). A larger capacity seats the waitlist.
@@ -84,6 +89,11 @@ export async function updateSession(trx: DB, id: string, fields: SessionFields) 
     .forUpdate()
     .executeTakeFirstOrThrow()
   if (before.cancelled_at) throw new DomainError('conflict', 'This session was cancelled')
+  // Seats already given stay given (decision 0142): a capacity under them is refused, not a silent "3/1 seats".
+  const taken = await seatsTaken(trx, id)
+  if (fields.capacity < taken) {
+    throw new DomainError('invalid', capacityBelowSeatsMessage(taken), { field: 'capacity' })
+  }
   const moved =
     before.starts_at.getTime() !== fields.startsAt.getTime() ||
     before.duration_minutes !== fields.durationMinutes ||
@@ -281,6 +291,10 @@ export function listSessions(
     past: boolean
     now: Date
     hidden?: { courseStatuses: readonly CourseStatus[]; exceptCourseIds: string[] }
+    /** Only this course's sessions. */
+    courseId?: string
+    /** Leave out cancelled sessions. */
+    withoutCancelled?: boolean
   },
 ) {
   let query = db
@@ -288,7 +302,7 @@ export function listSessions(
     .leftJoin('courses as c', 'c.id', 's.course_id')
     .leftJoin('lessons as l', 'l.id', 's.recording_lesson_id')
     .select(SESSION_COLUMNS)
-    .select(['c.title as course_title', 'l.title as recording_lesson_title'])
+    .select(['c.title as course_title', 'c.status as course_status', 'l.title as recording_lesson_title'])
   const ends = sql<Date>`s.starts_at + make_interval(mins => s.duration_minutes)`
   query = filter.past ? query.where(ends, '<=', filter.now) : query.where(ends, '>', filter.now)
   if (filter.hostId !== undefined) {
@@ -310,6 +324,8 @@ export function listSessions(
       ]),
     )
   }
+  if (filter.courseId !== undefined) query = query.where('s.course_id', '=', filter.courseId)
+  if (filter.withoutCancelled) query = query.where('s.cancelled_at', 'is', null)
   if (filter.hidden && filter.hidden.courseStatuses.length > 0) {
     const { courseStatuses, exceptCourseIds } = filter.hidden
     query = query.where((eb) =>
@@ -326,13 +342,46 @@ export function listSessions(
     .execute()
 }
 
-export function registeredMembers(db: DB, id: string) {
+/** The members holding a seat (or, with 'waitlisted', waiting for one). */
+export function registeredMembers(db: DB, id: string, status: 'registered' | 'waitlisted' = 'registered') {
   return db
     .selectFrom('live_registrations as r')
     .innerJoin('users as u', 'u.id', 'r.user_id')
     .select(['u.id', 'u.email', 'u.first_name', 'u.last_name', 'u.role', 'r.status'])
     .where('r.session_id', '=', id)
-    .where('r.status', '=', 'registered')
+    .where('r.status', '=', status)
+    .execute()
+}
+
+/** Everyone who ever asked for a place at the session (seated, waiting or given up): not announced to again. */
+export async function everRegistered(db: DB, id: string): Promise<Set<string>> {
+  const rows = await db.selectFrom('live_registrations').select('user_id').where('session_id', '=', id).execute()
+  return new Set(rows.map((row) => row.user_id))
+}
+
+/**
+ * Claims sessions of a course to announce (decision 0142): still ahead, not cancelled, their course on sale or once
+ * on sale (not in `hiddenStatuses`), not yet announced. The guarded update claims each once, however often or on
+ * however many workers the sweep runs.
+ */
+export function claimAnnouncements(trx: DB, now: Date, hiddenStatuses: readonly CourseStatus[], limit: number) {
+  return trx
+    .updateTable('live_sessions')
+    .set({ announced_at: now })
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom('live_sessions as s')
+        .innerJoin('courses as c', 'c.id', 's.course_id')
+        .select('s.id')
+        .where('s.announced_at', 'is', null)
+        .where('s.cancelled_at', 'is', null)
+        .where('s.starts_at', '>', now)
+        .where('c.status', 'not in', [...hiddenStatuses])
+        .orderBy('s.starts_at')
+        .limit(limit),
+    )
+    .where('announced_at', 'is', null)
+    .returning(['id', 'course_id'])
     .execute()
 }
 

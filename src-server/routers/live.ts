@@ -1,6 +1,12 @@
 // Live sessions (issue 34): one line per procedure; who may do what is the flow's (flows/live-sessions.ts).
 import { staffRoleNeedsTwoFactor } from '../../src-shared/roles.ts'
-import { createSessionInput, recordingInput, sessionRef, updateSessionInput } from '../../src-shared/schemas/live.ts'
+import {
+  createSessionInput,
+  recordingInput,
+  sessionRef,
+  upcomingInput,
+  updateSessionInput,
+} from '../../src-shared/schemas/live.ts'
 import {
   attachRecording,
   cancelWholeSession,
@@ -13,6 +19,7 @@ import {
   scheduleSession,
   sessionAttendance,
   studioSessions,
+  upcomingLiveSessions,
 } from '../flows/live-sessions.ts'
 import type { Context } from '../trpc/context.ts'
 import { authedProcedure, router } from '../trpc/init.ts'
@@ -29,6 +36,9 @@ function actorOf(ctx: Authed): LiveActor {
 
 export const liveRouter = router({
   list: authedProcedure.query(({ ctx }) => liveSessionsPage(ctx.db, actorOf(ctx))),
+  upcoming: authedProcedure
+    .input(upcomingInput)
+    .query(({ ctx, input }) => upcomingLiveSessions(ctx.db, actorOf(ctx), input.courseId)),
   register: authedProcedure
     .input(sessionRef)
     .mutation(({ ctx, input }) => registerForSession(ctx.db, actorOf(ctx), input.sessionId, ctx.publicUrl)),

@@ -12,3 +12,13 @@ export async function existingUserContact(db: DB, userId: string) {
   if (!contact) throw new Error(`No user ${userId}`)
   return contact
 }
+
+/** Several people's addresses and first names at once (a live session's announcement to a course's holders). */
+export function userContacts(db: DB, userIds: readonly string[]) {
+  if (userIds.length === 0) return Promise.resolve([])
+  return db
+    .selectFrom('users')
+    .select(['id', 'email', 'first_name'])
+    .where('id', 'in', [...userIds])
+    .execute()
+}

@@ -69,4 +69,5 @@ export const recordingInput = z
   })
   .refine((value) => !(value.lessonId && value.url), 'Choose a lesson or a link, not both')
 
-export const studioListInput = z.object({ courseId: courseIdSchema.optional() }).default({})
+/** Sessions ahead the viewer may attend: one course's (its page, its player), or every course's (My courses). */
+export const upcomingInput = z.object({ courseId: courseIdSchema.optional() }).default({})

@@ -4,9 +4,10 @@
 // the log-in page; signed-in non-creators to /teach.
 import type { Kysely } from 'kysely'
 import type { Database } from '../../db/types.ts'
+import { addCourseOwner } from '../../src-server/creators/course-team.ts'
 import { createCreator, createCreatorCourse } from '../support/creator-courses.ts'
 import { createUser } from '../support/factories.ts'
-import { makeCreator, studioCourseOf } from '../support/studio.ts'
+import { developmentCategory, makeCreator, studioCourseOf } from '../support/studio.ts'
 import { expect, signInAs, test } from './fixtures.ts'
 import { slow } from './hold-request.ts'
 
@@ -225,15 +226,41 @@ test.describe('creator studio', () => {
   }) => {
     const creator = await createUser(db)
     const courseId = await studioCourseOf(db, creator.id)
+    // A second course, on sale: the form's default although "A Course in the Studio" (a draft) comes first by title,
+    // as a draft's session is hidden from every learner (decision 0142).
+    const onSale = `${courseId}-on-sale`
+    await db
+      .insertInto('courses')
+      .values({
+        id: onSale,
+        title: 'Zebra course on sale',
+        category_id: await developmentCategory(db),
+        instructor_name: 'Ada Lovelace',
+        price_minor: 1999,
+        owner_id: creator.id,
+        status: 'published',
+        what_you_will_learn: JSON.stringify(['One thing']),
+        requirements: JSON.stringify([]),
+      })
+      .execute()
+    await addCourseOwner(db, onSale, creator.id)
     await signInAs(page, baseURL!, db, creator)
     await page.goto('/studio/live')
     const form = page.getByRole('form', { name: 'Schedule a session' })
+    const course = form.getByLabel('For', { exact: true })
+    await expect(course).toHaveValue(onSale)
+    await expect(course).not.toHaveAccessibleDescription(/Learners can’t see/)
+    await course.selectOption(courseId)
+    await expect(course).toHaveAccessibleDescription('Learners can’t see this session until the course is published.')
     await form.getByLabel('Title').fill('Office hours')
     await form.getByLabel("Start (in the session's time zone)").fill('2030-01-07T10:00')
     await form.getByLabel('Join link (https)').fill('https://meet.example.com/office-hours')
     await form.getByRole('button', { name: 'Schedule session' }).click()
     await expect(page.getByText('Session scheduled')).toBeVisible()
     await expect(page.getByRole('button', { name: 'Edit or reschedule' })).toHaveCount(1)
+    await expect(page.getByRole('listitem', { name: 'Office hours' })).toContainText(
+      'Learners can’t see this session until the course is published.',
+    )
     await expect(form.getByLabel('Title')).toHaveValue('')
     await expect(form.getByLabel('Join link (https)')).toHaveValue('')
     const booked = await db.selectFrom('live_sessions').select('title').where('course_id', '=', courseId).execute()

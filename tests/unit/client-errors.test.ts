@@ -42,6 +42,20 @@ describe('reading errors', () => {
     expect(errorMessage(invalid)).toBe('Please enter a valid email')
   })
 
+  it('shows a form-level zod message (a refinement of the whole input), never the issues as JSON', () => {
+    // What the server sends for recordingInput's refinement: tRPC's message is the issues' JSON.
+    const issues = [{ code: 'custom', path: [], message: 'Choose a lesson or a link, not both' }]
+    const invalid = trpcError('BAD_REQUEST', 400, JSON.stringify(issues, null, 2), {
+      formErrors: ['Choose a lesson or a link, not both'],
+      fieldErrors: {},
+    })
+    expect(errorMessage(invalid)).toBe('Choose a lesson or a link, not both')
+    expect(errorToast(invalid, 'Could not attach the recording')).toEqual({
+      title: 'Could not attach the recording',
+      description: 'Choose a lesson or a link, not both',
+    })
+  })
+
   it('says the server could not be reached when no answer came, not the browser’s “Failed to fetch”', () => {
     expect(errorMessage(network)).toBe(NO_CONNECTION)
     expect(errorMessage(network, 'Could not save')).toBe(NO_CONNECTION)

@@ -38,6 +38,10 @@ export default function UserMenuView({ user, defaultOpen, focusTrigger }: { user
           <Menu.Item value="account" asChild className={menuItem}>
             <Link to="/account">My Account</Link>
           </Menu.Item>
+          {/* Every signed-in person: a course's learners find its sessions there, Premium members all of them. */}
+          <Menu.Item value="live" asChild className={menuItem}>
+            <Link to="/live">Live sessions</Link>
+          </Menu.Item>
           {user.isCreator ? (
             <Menu.Item value="studio" asChild className={menuItem}>
               {/* A plain link: the studio's routes are their own part of the app. */}

@@ -10,6 +10,7 @@ import type { RouterOutputs } from '#client/lib/types.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
 import { formatDate } from '#shared/dates.ts'
 import { css, cx } from '#styled-system/css'
+import { CourseLiveNotice } from '../live/UpcomingLive.tsx'
 import { button } from '../ui/button.ts'
 import { contentCard, raisedCard } from '../ui/card.ts'
 import { Icon } from '../ui/icons.tsx'
@@ -59,6 +60,7 @@ export function Player({ course, lesson }: { course: Course; lesson: Lesson }) {
             <h1 className={css({ fontSize: { base: 'xl', md: '2xl' }, fontWeight: 'bold', mt: '1' })}>
               {lesson.title}
             </h1>
+            <CourseLiveNotice courseId={course.course.id} className={css({ mt: '1' })} />
           </header>
           {course.editorPreview ? (
             <p role="note" className={css({ bg: 'brand.50', p: '3', borderRadius: 'control', fontSize: 'sm' })}>

@@ -1,9 +1,11 @@
 // Managing live sessions (issue 34): schedule (for a course, or all Premium members for staff), reschedule (members
-// get the calendar update), cancel, attach the recording afterwards, and read who opened the join link.
+// get the calendar update), cancel, attach the recording afterwards, and read who opened the join link. A session of a
+// course not yet on sale is hidden from learners (decision 0111): the form and the list say so (decision 0142).
 
 import { useMutation, useQuery, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
 import { type FormEvent, useState } from 'react'
 import { boxHeading, TitledSection } from '#client/components/ui/layout.tsx'
+import { countOf } from '#client/lib/format.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
 import { submitWhilePending, whilePending } from '#client/lib/while-pending.ts'
@@ -14,7 +16,7 @@ import { css, cx } from '#styled-system/css'
 import { button } from '../ui/button.ts'
 import { borderedCard } from '../ui/card.ts'
 import { useFieldErrors } from '../ui/field-errors.tsx'
-import { FormAlert, Options, SelectField, TextAreaField, TextField } from '../ui/form.tsx'
+import { ChoiceCard, FormAlert, Options, SelectField, TextAreaField, TextField } from '../ui/form.tsx'
 import { notify, notifyError } from '../ui/toaster.tsx'
 
 const card = cx(borderedCard, css({ p: '5' }))
@@ -50,7 +52,14 @@ type Session = {
   past: boolean
   recordingUrl: string | null
   recordingLessonId: string | null
+  hiddenFromLearners: boolean
 }
+
+/** A course the person may schedule for; `hiddenFromLearners`: never on sale yet (draft, in review). */
+type Course = { id: string; title: string; hiddenFromLearners: boolean }
+
+/** Why a session of a course not yet on sale has no audience (decision 0111). */
+const HIDDEN_SESSION_NOTE = 'Learners can’t see this session until the course is published.'
 
 const zones = (() => {
   try {
@@ -75,7 +84,7 @@ function SessionForm({
   onDone,
 }: {
   session?: Session
-  courses: { id: string; title: string }[]
+  courses: Course[]
   canSchedulePremium: boolean
   onDone: () => void
 }) {
@@ -86,6 +95,9 @@ function SessionForm({
   const update = useMutation(trpc.live.update.mutationOptions())
   const busy = schedule.isPending || update.isPending
   const [zone] = useState(() => session?.timeZone ?? browserZone())
+  // The server lists courses on sale first: the default is one whose learners will see the session.
+  const [courseId, setCourseId] = useState(() => courses[0]?.id ?? '')
+  const chosen = courses.find((course) => course.id === courseId)
   const zoneOptions = zones.includes(zone) ? zones : [zone, ...zones]
   const prefix = session ? `edit-${session.id}` : 'new'
   /** A field's name, its id (unique per form on the page) and the server's message for it. */
@@ -145,8 +157,19 @@ function SessionForm({
       <FormAlert>{fieldErrors.formError}</FormAlert>
       <div className={grid}>
         {session ? null : (
-          <SelectField label="For" name="courseId" id={`${prefix}-course`} defaultValue={courses[0]?.id ?? ''}>
-            <Options items={courses} value={(course) => course.id} label={(course) => course.title} />
+          <SelectField
+            label="For"
+            name="courseId"
+            id={`${prefix}-course`}
+            value={courseId}
+            onChange={(event) => setCourseId(event.target.value)}
+            hint={chosen?.hiddenFromLearners ? HIDDEN_SESSION_NOTE : undefined}
+          >
+            <Options
+              items={courses}
+              value={(course) => course.id}
+              label={(course) => (course.hiddenFromLearners ? `${course.title} (not published)` : course.title)}
+            />
             {canSchedulePremium ? <option value="">All Premium members</option> : null}
           </SelectField>
         )}
@@ -174,10 +197,16 @@ function SessionForm({
           label="Capacity (seats)"
           {...field('capacity', 'capacity')}
           type="number"
-          min={1}
+          min={Math.max(1, session?.registered ?? 1)}
           max={100000}
           required
           defaultValue={session?.capacity ?? 100}
+          // Seats given stay given: the server refuses a capacity under them (decision 0142).
+          hint={
+            session && session.registered > 0
+              ? `${countOf(session.registered, 'seat')} taken: the capacity can’t go lower.`
+              : undefined
+          }
         />
         <TextField
           label="Join link (https)"
@@ -219,6 +248,10 @@ function Attendance({ sessionId }: { sessionId: string }) {
   )
 }
 
+/**
+ * The recording is a lesson of the course or a link, one of them (the server refuses both): a choice between the two,
+ * then that one's field. A session for all Premium members has no course, so only a link.
+ */
 function RecordingForm({ session }: { session: Session }) {
   const trpc = useTRPC()
   const queryClient = useQueryClient()
@@ -226,6 +259,9 @@ function RecordingForm({ session }: { session: Session }) {
     ...trpc.live.lessons.queryOptions({ sessionId: session.id }),
     enabled: Boolean(session.courseId),
   })
+  const [kind, setKind] = useState<'lesson' | 'link'>(() =>
+    session.courseId && (session.recordingLessonId || !session.recordingUrl) ? 'lesson' : 'link',
+  )
   const save = useMutation(
     trpc.live.recording.mutationOptions({
       onError: (error) => notifyError(error, 'Could not attach the recording'),
@@ -242,14 +278,38 @@ function RecordingForm({ session }: { session: Session }) {
       onSubmit={(event) => {
         event.preventDefault()
         const data = new FormData(event.currentTarget)
-        const lessonId = String(data.get('lessonId') ?? '')
-        save.mutate({ sessionId: session.id, lessonId: lessonId || undefined, url: String(data.get('url') ?? '') })
+        // Only the chosen one is sent: the other is cleared.
+        if (kind === 'lesson') {
+          const lessonId = String(data.get('lessonId') ?? '')
+          save.mutate({ sessionId: session.id, lessonId: lessonId || undefined })
+        } else save.mutate({ sessionId: session.id, url: String(data.get('url') ?? '') })
       }}
       className={css({ display: 'flex', flexDir: 'column', gap: '3', mt: '3' })}
     >
       {session.courseId ? (
+        <fieldset className={css({ display: 'grid', gap: '2' })}>
+          <legend className={css({ fontWeight: 'semibold', mb: '2' })}>The recording: a lesson or a link</legend>
+          <ChoiceCard
+            name={`rec-kind-${session.id}`}
+            value="lesson"
+            checked={kind === 'lesson'}
+            onChoose={() => setKind('lesson')}
+            label="A lesson of the course"
+            detail="Learners of the course watch it in the course."
+          />
+          <ChoiceCard
+            name={`rec-kind-${session.id}`}
+            value="link"
+            checked={kind === 'link'}
+            onChoose={() => setKind('link')}
+            label="A link"
+            detail="An https address where the recording is (your video service)."
+          />
+        </fieldset>
+      ) : null}
+      {kind === 'lesson' ? (
         <SelectField
-          label="Recording as a lesson"
+          label="Lesson"
           name="lessonId"
           id={`rec-lesson-${session.id}`}
           defaultValue={session.recordingLessonId ?? ''}
@@ -257,14 +317,15 @@ function RecordingForm({ session }: { session: Session }) {
           <option value="">No lesson</option>
           <Options items={lessons.data} value={(lesson) => lesson.id} label={(lesson) => lesson.title} />
         </SelectField>
-      ) : null}
-      <TextField
-        label="Or a recording link (https)"
-        name="url"
-        id={`rec-url-${session.id}`}
-        type="url"
-        defaultValue={session.recordingUrl ?? ''}
-      />
+      ) : (
+        <TextField
+          label="Recording link (https)"
+          name="url"
+          id={`rec-url-${session.id}`}
+          type="url"
+          defaultValue={session.recordingUrl ?? ''}
+        />
+      )}
       <button type="submit" className={button({ variant: 'outline' })} {...submitWhilePending(save.isPending)}>
         Save recording
       </button>
@@ -278,7 +339,7 @@ function SessionCard({
   canSchedulePremium,
 }: {
   session: Session
-  courses: { id: string; title: string }[]
+  courses: Course[]
   canSchedulePremium: boolean
 }) {
   const trpc = useTRPC()
@@ -307,6 +368,9 @@ function SessionCard({
         {session.waitlisted ? ` · ${session.waitlisted} waitlisted` : ''}
         {session.cancelled ? ' · Cancelled' : ''}
       </p>
+      {session.hiddenFromLearners && !session.cancelled ? (
+        <p className={css({ color: 'fg.muted', fontSize: 'sm' })}>{HIDDEN_SESSION_NOTE}</p>
+      ) : null}
       <div className={css({ display: 'flex', gap: '2', flexWrap: 'wrap', mt: '3' })}>
         {!session.past && !session.cancelled ? (
           <>
@@ -391,7 +455,7 @@ function SessionList({
   title: string
   sessions: Session[]
   none: string
-  data: { courses: { id: string; title: string }[]; canSchedulePremium: boolean }
+  data: { courses: Course[]; canSchedulePremium: boolean }
 }) {
   return (
     <section aria-labelledby={id}>

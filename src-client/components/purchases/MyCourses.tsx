@@ -1,5 +1,5 @@
 // 'My courses': the courses the learner bought or started (through Premium), with their real progress and a
-// Continue learning button into the player.
+// Continue learning button into the player; a course's next live session, and the way to /live (decision 0142).
 
 import { useQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
@@ -9,6 +9,7 @@ import { formatDate } from '#shared/dates.ts'
 import { css, cx } from '#styled-system/css'
 import { ProgressBar } from '../learning/ProgressBar.tsx'
 import { progressLabel } from '../learning/progress-label.ts'
+import { LiveSessionLine, type UpcomingSession } from '../live/UpcomingLive.tsx'
 import { button } from '../ui/button.ts'
 import { borderedCard } from '../ui/card.ts'
 import { QueryList } from '../ui/QueryList.tsx'
@@ -36,7 +37,36 @@ export function MyCourses() {
   )
 }
 
+/** The sessions ahead the learner may attend, by course: nothing while loading or when it fails (see /live). */
+function useUpcomingByCourse() {
+  const trpc = useTRPC()
+  const upcoming = useQuery(trpc.live.upcoming.queryOptions({}))
+  const byCourse = new Map<string, UpcomingSession[]>()
+  for (const session of upcoming.data ?? []) {
+    if (session.courseId) byCourse.set(session.courseId, [...(byCourse.get(session.courseId) ?? []), session])
+  }
+  return byCourse
+}
+
 function CourseList({ courses }: { courses: MyCourse[] }) {
+  const live = useUpcomingByCourse()
+  const withLive = courses.filter((course) => live.has(course.id)).length
+  return (
+    <>
+      {withLive > 0 ? (
+        <p className={css({ mb: '4', fontSize: 'sm' })}>
+          {withLive === 1 ? 'One of your courses has' : `${withLive} of your courses have`} live sessions ahead.{' '}
+          <Link to="/live" className={css({ textDecoration: 'underline', fontWeight: 'semibold' })}>
+            See live sessions
+          </Link>
+        </p>
+      ) : null}
+      <CourseCards courses={courses} live={live} />
+    </>
+  )
+}
+
+function CourseCards({ courses, live }: { courses: MyCourse[]; live: Map<string, UpcomingSession[]> }) {
   return (
     <ul
       data-testid="my-courses"
@@ -57,6 +87,7 @@ function CourseList({ courses }: { courses: MyCourse[] }) {
               {progressLabel(course.progress, course.completedAt)}
             </p>
             <ProgressBar percent={course.progress.percent} label={`Progress in ${course.title}`} />
+            <CourseLive sessions={live.get(course.id)} />
             <Link
               to="/learn/$courseId"
               params={{ courseId: course.id }}
@@ -69,4 +100,11 @@ function CourseList({ courses }: { courses: MyCourse[] }) {
       ))}
     </ul>
   )
+}
+
+function CourseLive({ sessions }: { sessions: UpcomingSession[] | undefined }) {
+  const next = sessions?.[0]
+  return next ? (
+    <LiveSessionLine session={next} more={(sessions?.length ?? 1) - 1} className={css({ mt: '2' })} />
+  ) : null
 }

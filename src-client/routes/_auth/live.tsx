@@ -36,7 +36,8 @@ export const Route = createFileRoute('/_auth/live')({
   component: LivePage,
 })
 
-const card = cx(borderedCard, css({ p: '5' }))
+// Scrolled to below the sticky header when a link names it (#live-<id>).
+const card = cx(borderedCard, css({ p: '5', scrollMarginTop: '24' }))
 const list = css({ display: 'flex', flexDir: 'column', gap: '4' })
 
 type Item = {
@@ -63,7 +64,8 @@ function when(item: Item) {
 function SessionItem({ item, past }: { item: Item; past: boolean }) {
   const { trpc } = Route.useRouteContext()
   const queryClient = useQueryClient()
-  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.live.list.queryKey() })
+  // The whole live router: the course pages' "Live session" lines (live.upcoming) show the seat too.
+  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.live.pathKey() })
   const register = useMutation(
     trpc.live.register.mutationOptions({
       // The server's reason (cancelled or ended since the page loaded), and the list as it is now.
@@ -92,7 +94,8 @@ function SessionItem({ item, past }: { item: Item; past: boolean }) {
     }),
   )
   return (
-    <li className={card} aria-label={item.title} data-testid="live-session">
+    // The id: a course page's "Live session: … Register" links here (/live#live-<id>).
+    <li id={`live-${item.id}`} className={card} aria-label={item.title} data-testid="live-session">
       <h3 className={css({ fontWeight: 'semibold', fontSize: 'lg' })}>{item.title}</h3>
       <p>{when(item)}</p>
       <p className={css({ color: 'fg.muted', fontSize: 'sm' })}>
@@ -100,7 +103,8 @@ function SessionItem({ item, past }: { item: Item; past: boolean }) {
       </p>
       {item.description ? <p className={css({ mt: '2', whiteSpace: 'pre-line' })}>{item.description}</p> : null}
       {item.cancelled ? <p className={css({ mt: '2', fontWeight: 'semibold' })}>Cancelled</p> : null}
-      {past ? (
+      {/* A cancelled session never took place: no recording to wait for, only "Cancelled" above. */}
+      {past && item.cancelled ? null : past ? (
         item.recording ? (
           <p className={css({ mt: '2' })} data-testid="live-recording">
             Recording:{' '}

@@ -9,6 +9,7 @@ import { reviewCountLabel } from '#client/components/course/reviews/RatingSummar
 import { DarkHero } from '#client/components/layout/bands.tsx'
 import { NotFound } from '#client/components/layout/NotFound.tsx'
 import { CourseLearnAction } from '#client/components/learning/CourseLearnAction.tsx'
+import { CourseLiveNotice } from '#client/components/live/UpcomingLive.tsx'
 import { raisedCard } from '#client/components/ui/card.ts'
 import { Icon } from '#client/components/ui/icons.tsx'
 import { JsonLd } from '#client/components/ui/JsonLd.tsx'
@@ -120,6 +121,7 @@ function CoursePage() {
           </div>
           <p className={css({ fontSize: 'sm' })}>Created by {course.instructor}</p>
           <MessageInstructorLink courseId={course.id} />
+          <CourseLiveNotice courseId={course.id} />
         </div>
         <PurchaseBox
           course={course}

@@ -1,11 +1,11 @@
 // Links in the mails the job queue sends later (issue 36, decision 0063): with no request to name a host, a mail
 // about one school's course links to the school's verified domain (PUBLIC_URL's scheme and port), and to PUBLIC_URL
 // when the school has no domain or has not verified it — the drip sweep's "section open" mail and a live session's
-// reminder, each run as its job runs them.
+// announcement and reminder, each run as its job runs them.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { ensureSchool } from '../../../src-server/creators/schools.ts'
 import { sweepDripUnlocks } from '../../../src-server/flows/drip-unlocks.ts'
-import { sendLiveReminders } from '../../../src-server/flows/live-sessions.ts'
+import { announceLiveSessions, sendLiveReminders } from '../../../src-server/flows/live-sessions.ts'
 import { courseSiteUrls, schoolForHost, siteUrlForCourse } from '../../../src-server/flows/school-domain.ts'
 import { advanceClock, now, resetClock } from '../../../src-server/kernel/clock.ts'
 import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
@@ -104,7 +104,7 @@ describe('links in queued course mails', { timeout: 120_000 }, () => {
     expect(await lastLink(second.email, 'drip_unlocked')).toBe(`${PUBLIC_URL}/learn/${unproved.courseId}`)
   })
 
-  it('a live session’s reminder links to its course’s school domain', async () => {
+  it('a live session’s announcement and reminder link to its course’s school domain', async () => {
     const { owner, courseId } = await schoolCourse({ hostname: 'learn.live.test', verified: true })
     const { user: learner } = await buyerOfCourse(db(), courseId)
     const start = new Date(now().getTime() + 2 * DAY * 1000)
@@ -118,6 +118,9 @@ describe('links in queued course mails', { timeout: 120_000 }, () => {
       capacity: 10,
       joinUrl: 'https://meet.example.com/abc-defg',
     })
+    // The course's learner is told it is scheduled (decision 0142), with the way to register on the school's site.
+    expect(await announceLiveSessions(db(), PUBLIC_URL)).toBeGreaterThanOrEqual(1)
+    expect(await lastLink(learner.email, 'live_announced')).toBe('https://learn.live.test:8443/live')
     await (await callerAs(db(), learner)).live.register({ sessionId: id })
     const session = await db()
       .selectFrom('live_sessions')

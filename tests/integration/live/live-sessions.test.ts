@@ -1,17 +1,21 @@
 // Live sessions (issue 34): who sees which sessions, who schedules them; seats, the waitlist and its promotion; the
 // .ics invitation (right UTC start in its zone, SEQUENCE raised and an update mailed on reschedule, CANCEL); the join
 // link only through /live/<id>/join in its window, recording attendance; the reminder an hour before, sent once.
+// Decision 0142: a course's sessions ahead for whoever may attend (live.upcoming), announced once to its holders; the
+// waitlist told of a move or a cancellation; the host's cancellation said as theirs; seats never cut under those taken;
+// the studio's courses on sale first, and its sessions no learner can see said so.
 import ICAL from 'ical.js'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { revoke } from '../../../src-server/access/ledger.ts'
 import { SESSION_COOKIE } from '../../../src-server/auth/session.ts'
 import { removeCoInstructor } from '../../../src-server/creators/course-instructors.ts'
-import { LIVE_MESSAGES, sendLiveReminders } from '../../../src-server/flows/live-sessions.ts'
+import { addCourseOwner } from '../../../src-server/creators/course-team.ts'
+import { announceLiveSessions, LIVE_MESSAGES, sendLiveReminders } from '../../../src-server/flows/live-sessions.ts'
 import { advanceClock, now, resetClock } from '../../../src-server/kernel/clock.ts'
 import { utcToLocalInput } from '../../../src-server/live/zoned-time.ts'
 import { callerAs, createSessionToken, createUser, type TestUser } from '../../support/factories.ts'
 import { buyerOfCourse, premiumMember } from '../../support/learning.ts'
-import { studioCourseOf } from '../../support/studio.ts'
+import { developmentCategory, studioCourseOf } from '../../support/studio.ts'
 import { serveForThisFile } from '../../support/test-server.ts'
 
 const site = serveForThisFile()
@@ -495,5 +499,215 @@ describe('a course never on sale', () => {
     await site.db.updateTable('courses').set({ status: 'published' }).where('id', '=', secret).execute()
     expect(await ids(member)).toContain(id)
     expect(await ids(granted)).toContain(id)
+  })
+})
+
+describe('finding a course’s sessions (decision 0142)', () => {
+  it('live.upcoming lists a course’s sessions ahead to those who may attend, with their seat; none to others', async () => {
+    const { id } = await schedule(instructor, { courseId: COURSE, localStart: parisStart(5) })
+    const cancelled = await schedule(instructor, { courseId: COURSE, localStart: parisStart(6) })
+    await (await as(instructor)).live.cancelSession({ sessionId: cancelled.id })
+    const wide = await schedule(editor, { localStart: parisStart(5) })
+    const other = await schedule(editor, { courseId: OTHER, localStart: parisStart(5) })
+    await (await as(buyer)).live.register({ sessionId: id })
+
+    const course = await (await as(buyer)).live.upcoming({ courseId: COURSE })
+    expect(course.find((s) => s.id === id)).toMatchObject({ courseId: COURSE, myStatus: 'registered' })
+    expect(course.map((s) => s.id)).not.toContain(cancelled.id)
+    expect(new Set(course.map((s) => s.courseId))).toEqual(new Set([COURSE]))
+    expect(JSON.stringify(course)).not.toContain('meet.example.com')
+    // My courses asks for every course at once: theirs only, no session for all Premium members.
+    const every = (await (await as(buyer)).live.upcoming({})).map((s) => s.id)
+    expect(every).toContain(id)
+    expect(every).not.toContain(wide.id)
+    expect(every).not.toContain(other.id)
+    // Premium members see any course's; someone holding neither sees none.
+    expect((await (await as(premium)).live.upcoming({ courseId: OTHER })).map((s) => s.id)).toContain(other.id)
+    expect(await (await as(stranger)).live.upcoming({ courseId: COURSE })).toEqual([])
+  })
+
+  it('announces a session once to the course’s holders, not to those who registered, nor to Premium members', async () => {
+    // The sessions of the tests above were announced long ago, as far as this one is concerned.
+    await site.db.updateTable('live_sessions').set({ announced_at: now() }).where('announced_at', 'is', null).execute()
+    const holder = await createUser(site.db, { firstName: 'Hal' })
+    const early = await createUser(site.db, { firstName: 'Ely' })
+    await buyerOfCourse(site.db, COURSE, holder)
+    await buyerOfCourse(site.db, COURSE, early)
+    const title = 'Announced office hours'
+    const { id } = await (await as(instructor)).live.schedule({
+      courseId: COURSE,
+      title,
+      description: '',
+      localStart: parisStart(4),
+      timeZone: 'Europe/Paris',
+      durationMinutes: 45,
+      capacity: 30,
+      joinUrl: 'https://meet.example.com/announced',
+    })
+    await (await as(early)).live.register({ sessionId: id })
+    await announceLiveSessions(site.db, 'http://localhost:3000')
+    await announceLiveSessions(site.db, 'http://localhost:3000')
+    const announced = (to: string, about: string) =>
+      site.db
+        .selectFrom('mail_outbox')
+        .select(['subject', 'text_body'])
+        .where('to_address', '=', to)
+        .where('kind', '=', 'live_announced')
+        .where('subject', 'like', `%${about}%`)
+        .execute()
+    const [mail, ...more] = await announced(holder.email, title)
+    expect(more).toEqual([])
+    expect(mail?.subject).toMatch(/^Live session for “.+”: Announced office hours$/)
+    expect(mail?.text_body).toContain('45 minutes')
+    expect(mail?.text_body).toContain('http://localhost:3000/live')
+    expect(mail?.text_body).not.toContain('meet.example.com')
+    expect(await announced(early.email, title)).toEqual([])
+    expect(await announced(premium.email, title)).toEqual([])
+    expect(await announced(instructor.email, title)).toEqual([])
+
+    // A session of a course not on sale waits for it; one cancelled before is never announced.
+    const creator = await createUser(site.db, { firstName: 'Dora' })
+    const draft = await studioCourseOf(site.db, creator.id)
+    const learner = await createUser(site.db, { firstName: 'Lia' })
+    await site.db
+      .insertInto('access_grants')
+      .values({ user_id: learner.id, kind: 'course', course_id: draft, source: 'staff', starts_at: now() })
+      .execute()
+    const waits = await (await as(creator)).live.schedule({
+      courseId: draft,
+      title: 'Before the launch',
+      description: '',
+      localStart: parisStart(8),
+      timeZone: 'Europe/Paris',
+      durationMinutes: 60,
+      capacity: 10,
+      joinUrl: 'https://meet.example.com/launch',
+    })
+    const dropped = await (await as(creator)).live.schedule({
+      courseId: draft,
+      title: 'Dropped before the launch',
+      description: '',
+      localStart: parisStart(9),
+      timeZone: 'Europe/Paris',
+      durationMinutes: 60,
+      capacity: 10,
+      joinUrl: 'https://meet.example.com/launch',
+    })
+    await (await as(creator)).live.cancelSession({ sessionId: dropped.id })
+    await announceLiveSessions(site.db, 'http://localhost:3000')
+    expect(await announced(learner.email, 'launch')).toEqual([])
+    await site.db.updateTable('courses').set({ status: 'published' }).where('id', '=', draft).execute()
+    await announceLiveSessions(site.db, 'http://localhost:3000')
+    await announceLiveSessions(site.db, 'http://localhost:3000')
+    expect((await announced(learner.email, 'launch')).map((m) => m.subject)).toEqual([
+      'Live session for “A Course in the Studio”: Before the launch',
+    ])
+    expect(waits.id).toBeTruthy()
+  })
+})
+
+describe('the waitlist and the host’s cancellation (decision 0142)', () => {
+  it('a moved or cancelled session tells its waitlist too; the host’s cancellation says the host cancelled it', async () => {
+    const seated = await createUser(site.db, { firstName: 'Sid' })
+    const waiting = await createUser(site.db, { firstName: 'Wanda' })
+    const leaver = await createUser(site.db, { firstName: 'Lou' })
+    for (const member of [seated, waiting, leaver]) await buyerOfCourse(site.db, COURSE, member)
+    const { id } = await schedule(instructor, { courseId: COURSE, capacity: 2, localStart: parisStart(11) })
+    await (await as(leaver)).live.register({ sessionId: id })
+    await (await as(seated)).live.register({ sessionId: id })
+    expect((await (await as(waiting)).live.register({ sessionId: id })).status).toBe('waitlisted')
+    // A member's own cancellation reads as theirs; their seat goes to the waitlist's first, who is then seated.
+    await (await as(leaver)).live.cancel({ sessionId: id })
+    expect((await mails(leaver.email, 'live_cancel')).at(-1)?.text_body).toContain('is cancelled for you.')
+    const late = await createUser(site.db, { firstName: 'Lena' })
+    await buyerOfCourse(site.db, COURSE, late)
+    expect((await (await as(late)).live.register({ sessionId: id })).status).toBe('waitlisted')
+
+    await (await as(instructor)).live.update({
+      sessionId: id,
+      title: 'Office hours',
+      description: 'Bring your questions',
+      localStart: parisStart(12, 19),
+      timeZone: 'Europe/Paris',
+      durationMinutes: 60,
+      capacity: 2,
+      joinUrl: 'https://meet.example.com/abc-defg',
+    })
+    const moved = await mails(late.email, 'live_waitlist_update')
+    expect(moved).toHaveLength(1)
+    expect(moved[0]?.subject).toMatch(/^Updated: Office hours is now .+ at 19:00 \(Europe\/Paris\)$/)
+    expect(moved[0]?.text_body).toContain('still on the waitlist')
+    expect(moved[0]?.calendar_ics).toBeNull()
+    expect(await mails(seated.email, 'live_update')).toHaveLength(1)
+
+    await (await as(instructor)).live.cancelSession({ sessionId: id })
+    const cancel = (await mails(seated.email, 'live_cancel')).at(-1)
+    expect(cancel?.calendar_method).toBe('CANCEL')
+    expect(cancel?.text_body).toContain('The host has cancelled the live session “Office hours”')
+    expect(cancel?.text_body).not.toContain('cancelled for you')
+    const dropped = await mails(late.email, 'live_waitlist_cancel')
+    expect(dropped).toHaveLength(1)
+    expect(dropped[0]?.text_body).toContain('The host has cancelled the live session “Office hours”')
+    expect(dropped[0]?.text_body).toContain('Your place on its waitlist is cancelled with it.')
+  })
+})
+
+describe('seats and the studio (decision 0142)', () => {
+  it('a capacity under the seats already taken is refused, at the capacity field', async () => {
+    const { id } = await schedule(instructor, { courseId: COURSE, capacity: 3, localStart: parisStart(13) })
+    const tess = await createUser(site.db, { firstName: 'Tess' })
+    await buyerOfCourse(site.db, COURSE, tess)
+    for (const member of [buyer, premium, tess]) await (await as(member)).live.register({ sessionId: id })
+    const edit = (capacity: number) =>
+      as(instructor).then((teacher) =>
+        teacher.live.update({
+          sessionId: id,
+          title: 'Office hours, smaller room',
+          description: '',
+          localStart: parisStart(13),
+          timeZone: 'Europe/Paris',
+          durationMinutes: 60,
+          capacity,
+          joinUrl: 'https://meet.example.com/abc-defg',
+        }),
+      )
+    await expect(edit(1)).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+      message: '3 members hold seats: the capacity can’t be lower than 3',
+    })
+    const mine = (await (await as(instructor)).live.studio()).sessions.find((s) => s.id === id)
+    expect(mine).toMatchObject({ capacity: 3, registered: 3, title: 'Office hours' })
+    await expect(edit(3)).resolves.toMatchObject({ moved: true })
+  })
+
+  it('offers courses on sale first and says which sessions no learner can see', async () => {
+    const creator = await createUser(site.db, { firstName: 'Cleo' })
+    const draft = await studioCourseOf(site.db, creator.id)
+    const onSale = `zz-on-sale-${draft}`
+    await site.db
+      .insertInto('courses')
+      .values({
+        id: onSale,
+        title: 'Zebra course on sale',
+        category_id: await developmentCategory(site.db),
+        instructor_name: 'Ada Lovelace',
+        price_minor: 1999,
+        owner_id: creator.id,
+        status: 'published',
+        what_you_will_learn: JSON.stringify(['One thing']),
+        requirements: JSON.stringify([]),
+      })
+      .execute()
+    await addCourseOwner(site.db, onSale, creator.id)
+    const hidden = await schedule(creator, { courseId: draft, localStart: parisStart(14) })
+    const shown = await schedule(creator, { courseId: onSale, localStart: parisStart(14) })
+    const studio = await (await as(creator)).live.studio()
+    // "A Course in the Studio" (draft) comes first by title, but the form's default is the course learners can buy.
+    expect(studio.courses).toEqual([
+      { id: onSale, title: 'Zebra course on sale', hiddenFromLearners: false },
+      { id: draft, title: 'A Course in the Studio', hiddenFromLearners: true },
+    ])
+    const flag = (sessionId: string) => studio.sessions.find((s) => s.id === sessionId)?.hiddenFromLearners
+    expect([flag(hidden.id), flag(shown.id)]).toEqual([true, false])
   })
 })
