@@ -66,7 +66,12 @@ export const Route = createFileRoute('/courses/$courseId')({
 
 async function prefetchLearning({ queryClient, trpc }: RouterContext, courseId: string) {
   const user = await queryClient.ensureQueryData(sessionQuery(trpc)).catch(() => null)
-  if (user) await queryClient.prefetchQuery(trpc.learning.course.queryOptions({ courseId }))
+  if (!user) return
+  await Promise.all([
+    queryClient.prefetchQuery(trpc.learning.course.queryOptions({ courseId })),
+    // The "Live session" line under the byline (CourseLiveNotice) renders with the page, not after hydration.
+    queryClient.prefetchQuery(trpc.live.upcoming.queryOptions({ courseId })),
+  ])
 }
 
 const card = cx(raisedCard, css({ p: '6' }))
