@@ -1783,6 +1783,11 @@ export interface GiftsTable {
   claimed_at: Date | null
   /** A gifted plan: the prepaid term in months (1, 3 or 12); null for a gifted course. */
   plan_months: number | null
+  /**
+   * When a claim found the claiming account already held the gifted course (decision 0146): the gift stays unclaimed
+   * and the giver was told. Cleared by a resend to another address.
+   */
+  recipient_owned_at: Date | null
   created_at: CreatedAt
   updated_at: UpdatedAt
 }

@@ -69,3 +69,14 @@ export function annualSavingPercent(plans: readonly { monthlyPriceMinor: number;
     )
   return savings.length ? Math.max(0, Math.min(...savings)) : 0
 }
+
+/**
+ * A gifted plan in a sentence: "a Pro membership for 3 months", "an Enterprise membership for 1 month". Named by its
+ * plan, not by its order line's title, which holds the term already ("Pro membership: 3 months").
+ */
+export function giftedMembershipWords(planName: string | null, months: number | null): string {
+  const name = planName ? `${planName} membership` : 'membership'
+  const article = /^[aeiou]/i.test(name) ? 'an' : 'a'
+  const term = months ? ` for ${months} ${months === 1 ? 'month' : 'months'}` : ''
+  return `${article} ${name}${term}`
+}

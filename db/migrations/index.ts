@@ -107,6 +107,7 @@ import * as m280000 from './2026_12_28_0000_plan_change_quotes.ts'
 import * as m1229_0300 from './2026_12_29_0300_support_reply_mail_and_desk_choice.ts'
 import * as m1229_0400 from './2026_12_29_0400_uploads_for_a_course.ts'
 import * as m1230_0200 from './2026_12_30_0200_live_session_announcements.ts'
+import * as m1230_0600 from './2026_12_30_0600_gift_recipients.ts'
 
 export const migrations: Record<string, Migration> = {
   '2026_11_22_0900_catalog': m0900,
@@ -216,4 +217,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_29_0300_support_reply_mail_and_desk_choice': m1229_0300,
   '2026_12_29_0400_uploads_for_a_course': m1229_0400,
   '2026_12_30_0200_live_session_announcements': m1230_0200,
+  '2026_12_30_0600_gift_recipients': m1230_0600,
 }

@@ -67,7 +67,12 @@ function VerifyEmailPage() {
           <ResendVerification />
         </>
       ) : verify.isSuccess ? (
-        <FormAlert kind="success">{verify.data.message}</FormAlert>
+        <>
+          <FormAlert kind="success">{verify.data.message}</FormAlert>
+          {verify.data.giftWaiting ? (
+            <p data-testid="gift-waiting">A gift sent to this address is waiting for you: log in to claim it.</p>
+          ) : null}
+        </>
       ) : verify.isError ? (
         <>
           <FormAlert>{refusalMessage(verify.error, GENERIC_ERROR)}</FormAlert>
@@ -87,7 +92,8 @@ function VerifyEmailPage() {
       )}
       <Link
         to="/login"
-        search={{ redirect: returnTo }}
+        // A gift waiting for the verified address: the log-in leads to it, whichever browser opened the mail.
+        search={{ redirect: verify.data?.giftWaiting ? '/gifts/claim' : returnTo }}
         className={button({ variant: verified ? 'primary' : 'outline' })}
       >
         Continue to sign-in

@@ -72,12 +72,13 @@ export async function resendVerification(db: DB, email: string, publicUrl: strin
 
 /**
  * Marks the e-mail of the token's user verified, with the password and names of the sign-up that asked for this
- * link; the other sign-ups' links stop working and any session ends. False for an unknown, used or expired token.
+ * link; the other sign-ups' links stop working and any session ends. The user's id; null for an unknown, used or
+ * expired token.
  */
-export async function verifyEmail(db: DB, token: string): Promise<boolean> {
+export async function verifyEmail(db: DB, token: string): Promise<string | null> {
   return db.transaction().execute(async (trx) => {
     const used = await consumeVerificationToken(trx, token)
-    if (!used) return false
+    if (!used) return null
     const { userId, signup } = used
     await trx
       .updateTable('users')
@@ -92,7 +93,7 @@ export async function verifyEmail(db: DB, token: string): Promise<boolean> {
       .execute()
     await deletePendingTokens(trx, userId, 'verify_email')
     await invalidateUserSessions(trx, userId)
-    return true
+    return userId
   })
 }
 

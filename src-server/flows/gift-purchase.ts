@@ -14,6 +14,7 @@ import { lockOrder } from '../orders/lock.ts'
 import { markFailed } from '../orders/pending.ts'
 import { bankDetailsFor } from '../payments/bank-details.ts'
 import { paypalMeLink } from '../payments/paypal.ts'
+import { customerMailbox } from '../promotions/coupons.ts'
 import {
   changeRecipient,
   createGift,
@@ -42,9 +43,12 @@ export const GIFT_PURCHASE_MESSAGES = {
   ownAddress: 'This is your own address. To buy it for yourself, add it to your cart instead.',
 } as const
 
-/** A gift goes to someone else: bought for oneself it would be a purchase that never opens until claimed. */
+/**
+ * A gift goes to someone else: bought for oneself it would be a purchase that never opens until claimed. The buyer's
+ * mailbox as coupons count a customer (decision 0041): any case, and `lea+me@` is `lea@`'s own mailbox.
+ */
 function refuseOwnAddress(recipientEmail: string, buyerEmail: string) {
-  if (recipientEmail.toLowerCase() === buyerEmail.toLowerCase()) {
+  if (customerMailbox(recipientEmail) === customerMailbox(buyerEmail)) {
     throw new DomainError('invalid', GIFT_PURCHASE_MESSAGES.ownAddress, { field: 'recipientEmail' })
   }
 }
@@ -178,7 +182,15 @@ export async function startGiftCheckout(
   }
 }
 
-export type GiftState = 'awaiting_payment' | 'scheduled' | 'sent' | 'claimed' | 'refunded' | 'cancelled'
+/** 'recipient_owns': sent, and its recipient already had the course, so it waits for another address (decision 0146). */
+export type GiftState =
+  | 'awaiting_payment'
+  | 'scheduled'
+  | 'sent'
+  | 'recipient_owns'
+  | 'claimed'
+  | 'refunded'
+  | 'cancelled'
 
 /** /account: the gifts the user bought, with where each stands. */
 export async function listMyGifts(db: DB, buyerId: string) {
@@ -189,13 +201,15 @@ export async function listMyGifts(db: DB, buyerId: string) {
         ? 'refunded'
         : row.claimed_at
           ? 'claimed'
-          : row.mailed_at
-            ? 'sent'
-            : row.paid_at
-              ? 'scheduled'
-              : ['pending', 'awaiting_transfer'].includes(row.order_status)
-                ? 'awaiting_payment'
-                : 'cancelled'
+          : row.recipient_owned_at
+            ? 'recipient_owns'
+            : row.mailed_at
+              ? 'sent'
+              : row.paid_at
+                ? 'scheduled'
+                : ['pending', 'awaiting_transfer'].includes(row.order_status)
+                  ? 'awaiting_payment'
+                  : 'cancelled'
     return {
       id: row.id,
       title: row.title,

@@ -12,6 +12,7 @@ import { lockOrder } from '../orders/lock.ts'
 import { sendReceipt } from '../orders/receipt.ts'
 import { listOrderLines } from '../orders/repository.ts'
 import { canTransition, isPaidStatus, moveOrder } from '../orders/transitions.ts'
+import { giftOfOrder } from '../promotions/gifts.ts'
 import { openServiceOrders } from '../service-orders/open.ts'
 import { takeOutOfCart } from './cart-order.ts'
 import { creditCreatorSales, holdCreatorsOfLines } from './creator-earnings.ts'
@@ -98,7 +99,15 @@ export async function markPaid(db: DB, orderId: string, payment: Payment): Promi
     await emitBundlesPaid(trx, { id: order.id, userId: order.user_id, currency: order.currency })
     await issueOrderInvoice(trx, order.id, paidAt)
     const brand = await brandOfOrderLines(trx, lines)
-    await sendReceipt(trx, { ...order, total_minor: total }, lines, brand)
+    // A gift's receipt names its recipient: the buyer is not enrolled (decision 0146).
+    const gift = await giftOfOrder(trx, order.id)
+    await sendReceipt(
+      trx,
+      { ...order, total_minor: total },
+      lines,
+      brand,
+      gift ? { recipientEmail: gift.recipient_email, sendAt: gift.send_at, paidAt } : null,
+    )
     return 'fulfilled'
   })
 }

@@ -1,16 +1,23 @@
 // Refunds across domains: orders/ gives the money back and revokes the lines' access; a refunded plan's
-// subscriptions end, the service orders a refunded line bought are cancelled, creators give back their shares and the
-// buyer's mail takes a white-label school's brand, in the same transaction, handed to orders/ as its RefundEffects.
+// subscriptions end, the service orders a refunded line bought are cancelled, creators give back their shares, a
+// claimed gift's recipient is told, and the buyer's mail takes a white-label school's brand, in the same transaction,
+// handed to orders/ as its RefundEffects. Staff see which refund requests are about a gift someone else holds.
 import type { Actor } from '../audit/repository.ts'
 import { reverseShares } from '../earnings/shares.ts'
 import type { DB } from '../kernel/db.ts'
 import { assignRefundLines as assignLines } from '../orders/refund-assignment.ts'
-import { decideRefundRequest as decideRequest, type RefundDecision } from '../orders/refund-requests.ts'
+import {
+  decideRefundRequest as decideRequest,
+  listOpenRefundRequests,
+  type RefundDecision,
+} from '../orders/refund-requests.ts'
 import { type RefundEffects, type RefundGateway, refundOrder as refund, type StaffRefund } from '../orders/refunds.ts'
 import { listOrderLines } from '../orders/repository.ts'
+import { giftOfOrderItem } from '../promotions/gifts.ts'
 import { cancelServiceOrdersOfLines } from '../service-orders/given-back.ts'
 import type { MailLinks } from '../service-orders/mails.ts'
 import { endPlansOfOrder } from '../subscriptions/state.ts'
+import { giftRecipients, giftsGivenBack } from './gift-delivery.ts'
 import { brandOfOrderLines } from './school-domain.ts'
 import { emitLinesGivenBack } from './webhook-events.ts'
 
@@ -33,6 +40,12 @@ export function refundEffects(links: MailLinks = { publicUrl: '' }): RefundEffec
     async cancelServiceOrdersOfLines(trx, orderItemIds, actor, at) {
       await cancelServiceOrdersOfLines(trx, orderItemIds, actor, links, at)
     },
+    // A claimed gift given back takes the course from someone other than the buyer: they hear why (decision 0146).
+    giftsGivenBack,
+    async giftOfLine(trx, orderItemId) {
+      const gift = await giftOfOrderItem(trx, orderItemId)
+      return gift ? { recipientEmail: gift.recipient_email, claimedAt: gift.claimed_at?.toISOString() ?? null } : null
+    },
   }
 }
 
@@ -50,6 +63,19 @@ export function assignRefundLines(
   links?: MailLinks,
 ) {
   return assignLines(db, input, actor, gateway, refundEffects(links))
+}
+
+/**
+ * The refund requests waiting for staff, each saying whether its line is a gift and who holds it: approving one takes
+ * the course from its recipient, not from the buyer who asks (decision 0146).
+ */
+export async function listRefundRequests(db: DB) {
+  const requests = await listOpenRefundRequests(db)
+  const gifts = await giftRecipients(db, [...new Set(requests.map((request) => request.orderId))])
+  return requests.map((request) => {
+    const gift = gifts.get(request.orderItemId)
+    return { ...request, gift: gift ? { recipientEmail: gift.recipientEmail, claimedAt: gift.claimedAt } : null }
+  })
 }
 
 /** Approve (the line is refunded) or decline a buyer's refund request. */

@@ -1,6 +1,8 @@
 // The receipt e-mail of a paid order, queued in the outbox inside the payment's transaction. An order that started
 // a free trial says what it took now (its other lines, or nothing) and when the plan is first charged. An order of one
-// white-label school's courses only is sent under the school's name and signed with it (decision 0063).
+// white-label school's courses only is sent under the school's name and signed with it (decision 0063). A gift's
+// receipt says whom the gift is for and when they are e-mailed (decision 0146): the buyer gets nothing themselves.
+import { formatDate } from '../../src-shared/dates.ts'
 import { trialChargeText, trialStartedText } from '../../src-shared/membership.ts'
 import { formatMoney } from '../../src-shared/money.ts'
 import type { DB } from '../kernel/db.ts'
@@ -12,6 +14,7 @@ export async function sendReceipt(
   order: { id: string; user_id: string; reference: string; currency: string; total_minor: number },
   lines: readonly { title: string }[],
   brand?: { displayName: string } | null,
+  gift?: { recipientEmail: string; sendAt: Date; paidAt: Date } | null,
 ) {
   const user = await userContact(trx, order.user_id)
   if (!user) return
@@ -34,11 +37,17 @@ export async function sendReceipt(
     })
     return
   }
+  const when = gift && gift.sendAt.getTime() > gift.paidAt.getTime() ? `on ${formatDate(gift.sendAt)}` : 'now'
+  const forGift = gift
+    ? `\n\nThis is your gift for ${gift.recipientEmail}: we e-mail them a link to claim it ${when}. You can follow it, or send it to another address, in My Account → Gifts you bought.`
+    : ''
   await enqueueMail(trx, {
     kind: 'order_paid',
     to: user.email,
-    subject: `Payment received for order ${order.reference}`,
-    text: `Hi ${user.first_name || 'there'},\n\nWe have received your payment of ${total} for order ${order.reference}:\n${items}\n\nThank you!${signature}`,
+    subject: gift
+      ? `Payment received for your gift to ${gift.recipientEmail} (order ${order.reference})`
+      : `Payment received for order ${order.reference}`,
+    text: `Hi ${user.first_name || 'there'},\n\nWe have received your payment of ${total} for order ${order.reference}:\n${items}${forGift}\n\nThank you!${signature}`,
     ...(brand ? { fromName: brand.displayName } : {}),
   })
 }

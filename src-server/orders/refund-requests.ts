@@ -90,6 +90,7 @@ export async function listOpenRefundRequests(db: DB) {
       'r.id',
       'r.reason',
       'r.created_at',
+      'i.id as order_item_id',
       'i.title',
       'i.unit_price_minor',
       'i.discount_minor',
@@ -104,6 +105,7 @@ export async function listOpenRefundRequests(db: DB) {
   return rows.map((row) => ({
     id: row.id,
     orderId: row.order_id,
+    orderItemId: row.order_item_id,
     reference: row.reference,
     customerEmail: row.email,
     title: row.title,
@@ -160,12 +162,19 @@ export async function decideRefundRequest(
       .where('id', '=', request.id)
       .execute()
     if (approved) {
-      // Besides the refund's own e-mail (the amount and the credit note): the answer to what the buyer asked.
+      // Besides the refund's own e-mail (the amount and the credit note): the answer to what the buyer asked. A gift's
+      // course was never in the buyer's account: what ended is the gift, and its recipient's access (decision 0146).
+      const gift = await effects.giftOfLine(trx, request.order_item_id)
+      const after = !gift
+        ? 'The course is no longer available in your account.'
+        : gift.claimedAt
+          ? `The gift is cancelled and ${gift.recipientEmail} no longer has the course; we have told them.`
+          : `The gift is cancelled: ${gift.recipientEmail} can no longer claim it.`
       await enqueueMail(trx, {
         kind: 'refund_request_approved',
         to: request.email,
         subject: `Your refund request for ${request.title} (order ${request.reference}) is approved`,
-        text: `Hello,\n\nWe have approved your refund request for ${request.title} and refunded it. A separate e-mail gives the amount and your credit note.\n\nThe course is no longer available in your account.`,
+        text: `Hello,\n\nWe have approved your refund request for ${request.title} and refunded it. A separate e-mail gives the amount and your credit note.\n\n${after}`,
       })
     } else {
       await enqueueMail(trx, {

@@ -101,11 +101,24 @@ export interface RefundEffects {
     actor: audit.Actor | null,
     at: Date,
   ): Promise<void>
+  /**
+   * Gift lines given back: whoever claimed each is told the gift ended and its access with it (promotions/ and the
+   * gift's mail are not orders/'s; decision 0146).
+   */
+  giftsGivenBack(
+    trx: DB,
+    orderId: string,
+    lines: readonly { id: string; title: string }[],
+    cause: 'refund' | 'dispute',
+  ): Promise<void>
+  /** Who a gift line was for and whether they claimed it (null: not a gift), for the giver's answer to a request. */
+  giftOfLine(trx: DB, orderItemId: string): Promise<{ recipientEmail: string; claimedAt: string | null } | null>
 }
 
 /**
- * Lines given back: the order's plans end when they hold one, the service orders they bought are cancelled, and
- * creators give back their shares. `actor`: the staff member who refunded (null: Stripe, a lost dispute).
+ * Lines given back: the order's plans end when they hold one, the service orders they bought are cancelled, creators
+ * give back their shares, and a gift's recipient is told. `actor`: the staff member who refunded (null: Stripe, a lost
+ * dispute).
  */
 export async function settleGivenBackLines(
   trx: DB,
@@ -130,6 +143,7 @@ export async function settleGivenBackLines(
     order.cause,
     `refund:${order.refundId}`,
   )
+  if (lines.length) await effects.giftsGivenBack(trx, order.id, lines, order.cause)
 }
 
 export interface StaffRefund {

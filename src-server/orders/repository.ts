@@ -25,7 +25,7 @@ export async function listOrdersForUser(db: DB, userId: string) {
     db
       .selectFrom('order_items')
       .select(['id', 'order_id', 'kind', 'title', 'detail', 'unit_price_minor', 'discount_minor', 'course_id'])
-      .select(['refunded_at', 'free_trial'])
+      .select(['refunded_at', 'free_trial', 'bundle_title'])
       .where('order_id', 'in', ids)
       .orderBy('id')
       .execute(),
@@ -81,6 +81,8 @@ export async function listOrdersForUser(db: DB, userId: string) {
             discountMinor: item.discount_minor,
             freeTrial: item.free_trial,
             courseId: item.course_id,
+            /** The bundle the course was bought in, as it was named then. */
+            bundleTitle: item.bundle_title,
             refunded: Boolean(item.refunded_at),
             refundRequest: request ? { status: request.status, decisionReason: request.decision_reason } : null,
           }

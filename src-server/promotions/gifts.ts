@@ -15,9 +15,11 @@ export const GIFT_MESSAGES = {
   claimed: 'This gift has already been claimed.',
   refunded: 'This gift was refunded, so it can no longer be claimed.',
   notFound: 'Gift not found',
+  notWaiting: 'This gift is no longer waiting for you: it was claimed, refunded or sent to another address.',
   notResendable: 'Only a paid gift that has not been claimed can be resent.',
   notClaimable: 'This gift cannot be claimed right now. Please contact support.',
   tooManyResends: 'You have resent gifts several times in the last hour. Please try again later.',
+  alreadyOwned: 'You already have this course, so the gift stays unclaimed: its sender can give it to someone else.',
   paysForPremium:
     'You already pay for Premium, so this gift would run alongside it. Cancel your renewal (Account → Membership), then claim the gift: it starts when your paid time ends. This link keeps working.',
 } as const
@@ -37,6 +39,7 @@ const giftColumns = [
   'claimed_by',
   'claimed_at',
   'plan_months',
+  'recipient_owned_at',
   'created_at',
 ] as const
 
@@ -110,7 +113,8 @@ export async function issueClaimLink(
       mailed_at: now,
       mail_count: eb('mail_count', '+', 1),
       updated_at: now,
-      ...(options.recipientEmail ? { recipient_email: options.recipientEmail } : {}),
+      // Another address: whether the earlier one already held the course no longer says anything.
+      ...(options.recipientEmail ? { recipient_email: options.recipientEmail, recipient_owned_at: null } : {}),
     }))
     .where('id', '=', giftId)
     .where('paid_at', 'is not', null)
@@ -124,7 +128,7 @@ export async function issueClaimLink(
 export async function changeRecipient(trx: DB, giftId: string, recipientEmail: string): Promise<boolean> {
   const result = await trx
     .updateTable('gifts')
-    .set({ recipient_email: recipientEmail, updated_at: clock.now() })
+    .set({ recipient_email: recipientEmail, recipient_owned_at: null, updated_at: clock.now() })
     .where('id', '=', giftId)
     .where('claimed_at', 'is', null)
     .where('mailed_at', 'is', null)
@@ -158,6 +162,75 @@ export function lockGiftByToken(trx: Transaction<Database>, token: string) {
     .select(giftColumns)
     .where('token_hash', '=', hashClaimToken(token))
     .forUpdate()
+    .executeTakeFirst()
+}
+
+/**
+ * The gifts waiting for an address (decision 0146): mailed (its send date came, so no surprise is spoiled), not
+ * claimed, on a paid order whose line was not given back. Addresses are stored lower-cased.
+ */
+function waitingGifts(db: DB, email: string) {
+  return db
+    .selectFrom('gifts')
+    .innerJoin('orders as o', 'o.id', 'gifts.order_id')
+    .innerJoin('order_items as oi', 'oi.id', 'gifts.order_item_id')
+    .where('gifts.recipient_email', '=', email.trim().toLowerCase())
+    .where('gifts.claimed_at', 'is', null)
+    .where('gifts.mailed_at', 'is not', null)
+    .where('gifts.paid_at', 'is not', null)
+    .where('o.status', '=', 'paid')
+    .where('oi.refund_id', 'is', null)
+}
+
+/** The gifts waiting for an address, oldest first. */
+export function listWaitingGifts(db: DB, email: string) {
+  return waitingGifts(db, email)
+    .select(giftColumns.map((column) => `gifts.${column}` as const))
+    .orderBy('gifts.mailed_at')
+    .limit(20)
+    .execute()
+}
+
+/** One gift waiting for the address, locked for its claim; undefined when it is not (or no longer) waiting for it. */
+export function lockWaitingGift(trx: Transaction<Database>, giftId: string, email: string) {
+  return waitingGifts(trx, email)
+    .select(giftColumns.map((column) => `gifts.${column}` as const))
+    .where('gifts.id', '=', giftId)
+    .forUpdate('gifts')
+    .executeTakeFirst()
+}
+
+/**
+ * A claim found that the claiming account already holds the gifted course: the gift stays unclaimed. True the first
+ * time only (the giver is told once; a resend to another address clears it).
+ */
+export async function markRecipientOwns(trx: DB, giftId: string, now = clock.now()): Promise<boolean> {
+  const result = await trx
+    .updateTable('gifts')
+    .set({ recipient_owned_at: now, updated_at: now })
+    .where('id', '=', giftId)
+    .where('claimed_at', 'is', null)
+    .where('recipient_owned_at', 'is', null)
+    .executeTakeFirst()
+  return result.numUpdatedRows > 0n
+}
+
+/** The gifts of these orders (order history, refunds): who each is for and whether it was claimed. */
+export function giftsOfOrders(db: DB, orderIds: readonly string[]) {
+  if (orderIds.length === 0) return Promise.resolve([])
+  return db
+    .selectFrom('gifts')
+    .select(['order_id', 'order_item_id', 'buyer_id', 'recipient_email', 'send_at', 'claimed_by', 'claimed_at'])
+    .where('order_id', 'in', [...orderIds])
+    .execute()
+}
+
+/** The gift an order line is (undefined: not a gift). */
+export function giftOfOrderItem(db: DB, orderItemId: string) {
+  return db
+    .selectFrom('gifts')
+    .select(['recipient_email', 'claimed_at'])
+    .where('order_item_id', '=', orderItemId)
     .executeTakeFirst()
 }
 
@@ -209,6 +282,7 @@ export function listBuyerGifts(db: DB, buyerId: string) {
       'oi.course_id',
       'oi.plan_id',
       'g.plan_months',
+      'g.recipient_owned_at',
       'oi.refunded_at',
     ])
     .where('g.buyer_id', '=', buyerId)

@@ -71,3 +71,6 @@ export const claimGiftInput = z.strictObject({
 })
 
 export const resendGiftInput = z.strictObject({ giftId: z.uuid(), recipientEmail })
+
+/** A gift waiting for the signed-in account's address (decision 0146): its id, no token. */
+export const claimWaitingGiftInput = z.strictObject({ giftId: z.uuid('Gift not found') })

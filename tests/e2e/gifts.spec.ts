@@ -1,9 +1,16 @@
 // Issue 32: a gift is bought by card, claimed by a new account, and opens. The buyer is not enrolled; the recipient
-// signs up from the claim page, verifies the e-mail, logs in and comes back to claim; a second use of the link is
-// refused.
+// signs up from the claim page, verifies the e-mail in another browser (decision 0146: the claim page's token stays
+// behind, the gift waits for the verified address), logs in and claims it there; a second use of the link is refused.
+// A second gift of the same course tells the recipient they already have it, and the giver is told; the buyer's order
+// history says whom the gift was for, and staff see it on the buyer's refund request.
 import type { Kysely } from 'kysely'
 import type { Database } from '../../db/types.ts'
-import { expect, test } from './fixtures.ts'
+import { markPaid } from '../../src-server/flows/pay-order.ts'
+import { createGift } from '../../src-server/promotions/gifts.ts'
+import { formatDate } from '../../src-shared/dates.ts'
+import { createUser } from '../support/factories.ts'
+import { placeOrder } from '../support/orders.ts'
+import { expect, signInAs, test } from './fixtures.ts'
 
 const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`
 
@@ -18,9 +25,35 @@ async function mailedLink(db: Kysely<Database>, to: string, path: string, kind?:
   return match![1]!
 }
 
+/** A second gift of the course to the same address, written as a paid gift order (its e-mail goes out at payment). */
+async function giftAgain(db: Kysely<Database>, origin: string, course: { id: string; title: string }, to: string) {
+  const giver = await createUser(db, { firstName: 'Gus', lastName: 'Again' })
+  const reference = `SF-GIFT-${Date.now().toString(36).toUpperCase()}`
+  const orderId = await placeOrder(db, {
+    userId: giver.id,
+    courseId: course.id,
+    title: course.title,
+    reference,
+    method: 'bank_transfer',
+    status: 'awaiting_transfer',
+  })
+  const line = await db.selectFrom('order_items').select('id').where('order_id', '=', orderId).executeTakeFirstOrThrow()
+  await createGift(db, {
+    orderId,
+    orderItemId: line.id,
+    buyerId: giver.id,
+    recipientEmail: to,
+    message: '',
+    sendAt: new Date(),
+    linkOrigin: origin,
+  })
+  expect(await markPaid(db, orderId, { source: 'staff' })).toBe('fulfilled')
+  return giver
+}
+
 test('a gift is bought, claimed by a new account, and opens', async ({ page, login, db, browser, baseURL }) => {
-  test.setTimeout(90_000)
-  await login()
+  test.setTimeout(150_000)
+  await login({ firstName: 'Gil', lastName: 'Giver' })
   const course = await db
     .selectFrom('courses')
     .select(['id', 'title'])
@@ -58,6 +91,15 @@ test('a gift is bought, claimed by a new account, and opens', async ({ page, log
   const row = page.getByTestId('gift-row').filter({ hasText: recipient })
   await expect(row).toContainText(course.title)
   await expect(row).toContainText('Sent, not claimed yet')
+  // The order history says the order is a gift, and for whom: the buyer does not have the course.
+  const { reference } = await db
+    .selectFrom('gifts')
+    .innerJoin('orders', 'orders.id', 'gifts.order_id')
+    .select('orders.reference')
+    .where('gifts.recipient_email', '=', recipient)
+    .executeTakeFirstOrThrow()
+  const order = page.getByTestId(`buyer-order-${reference}`)
+  await expect(order.getByTestId('line-gift')).toHaveText(`· Gift for ${recipient}`)
 
   // The recipient, in their own browser, follows the e-mailed link and signs up.
   const claimLink = await mailedLink(db, recipient, '/gifts/claim', 'gift')
@@ -79,24 +121,57 @@ test('a gift is bought, claimed by a new account, and opens', async ({ page, log
   await friend.getByLabel('I agree to the').check()
   await friend.getByRole('button', { name: 'Create Account' }).click()
   await expect(friend).toHaveURL(/\/login/, { timeout: 10_000 })
-  await friend.goto(await mailedLink(db, recipient, '/verify-email'))
-  await expect(friend.getByText('Your email has been verified. You can now log in.')).toBeVisible()
-  // The verification page knows where the new account was going: its log-in leads back to the claim.
-  await friend.getByRole('link', { name: 'Continue to sign-in' }).click()
-  await expect(friend).toHaveURL(/\/login\?redirect=%2Fgifts%2Fclaim$/)
-  await friend.getByLabel('Email', { exact: true }).fill(recipient)
-  await friend.getByLabel('Password', { exact: true }).fill('gifted-password-1')
-  await friend.getByRole('button', { name: 'Log In' }).click()
+  // The verification link opens in another browser (the mail app's): neither the claim page's token nor the path
+  // kept at sign-up is there. The server knows a gift waits for the address now proven, and the log-in leads to it.
+  const mailbox = await browser.newContext({ baseURL })
+  const mailTab = await mailbox.newPage()
+  await mailTab.goto(await mailedLink(db, recipient, '/verify-email'))
+  await expect(mailTab.getByText('Your email has been verified. You can now log in.')).toBeVisible()
+  await expect(mailTab.getByTestId('gift-waiting')).toHaveText(
+    'A gift sent to this address is waiting for you: log in to claim it.',
+  )
+  await mailTab.getByRole('link', { name: 'Continue to sign-in' }).click()
+  await expect(mailTab).toHaveURL(/\/login\?redirect=%2Fgifts%2Fclaim$/)
+  await mailTab.getByLabel('Email', { exact: true }).fill(recipient)
+  await mailTab.getByLabel('Password', { exact: true }).fill('gifted-password-1')
+  await mailTab.getByRole('button', { name: 'Log In' }).click()
 
-  // Back on the claim page, signed in: claim, and the course opens.
-  await expect(friend).toHaveURL(/\/gifts\/claim$/)
-  await friend.getByRole('button', { name: 'Claim gift' }).click()
-  await expect(friend.getByText(`“${course.title}” is now yours`)).toBeVisible()
+  // On the claim page, signed in and without the link: the gift waiting for the address, claimed, and it opens.
+  await expect(mailTab).toHaveURL(/\/gifts\/claim$/)
+  const waiting = mailTab.getByTestId('waiting-gift')
+  await expect(waiting.getByTestId('gift-summary')).toContainText(`Gil Giver sent you the course “${course.title}”.`)
+  await waiting.getByRole('button', { name: 'Claim gift' }).click()
+  await expect(mailTab.getByText(`“${course.title}” is now yours`)).toBeVisible()
   // The message replaced the pressed button and took its focus, so it is read out first.
-  await expect(friend.getByRole('status').filter({ hasText: 'is now yours' })).toBeFocused()
-  await friend.getByRole('link', { name: 'Start learning' }).click()
-  await expect(friend).toHaveURL(new RegExp(`/learn/${course.id}`))
-  await expect(friend.getByRole('navigation', { name: 'Course curriculum' })).toBeVisible()
+  await expect(mailTab.getByRole('status').filter({ hasText: 'is now yours' })).toBeFocused()
+  await mailTab.getByRole('link', { name: 'Start learning' }).click()
+  await expect(mailTab).toHaveURL(new RegExp(`/learn/${course.id}`))
+  await expect(mailTab.getByRole('navigation', { name: 'Course curriculum' })).toBeVisible()
+
+  // Someone else gives them the same course: its link says they already have it before anything is claimed, and the
+  // button only lets the giver know; the gift stays unclaimed and its giver is mailed.
+  const again = await giftAgain(db, baseURL!, course, recipient)
+  await mailTab.goto(await mailedLink(db, recipient, '/gifts/claim', 'gift'))
+  await expect(mailTab.getByTestId('gift-owned')).toContainText(`You already have “${course.title}” in your account`)
+  await expect(mailTab.getByRole('button', { name: 'Claim gift' })).toHaveCount(0)
+  await mailTab.getByRole('button', { name: 'Let Gus Again know' }).click()
+  await expect(
+    mailTab.getByRole('status').filter({ hasText: `We have told Gus Again that you already have “${course.title}”` }),
+  ).toBeFocused()
+  await expect
+    .poll(
+      async () =>
+        (
+          await db
+            .selectFrom('mail_outbox')
+            .select('id')
+            .where('to_address', '=', again.email)
+            .where('kind', '=', 'gift_recipient_owns')
+            .execute()
+        ).length,
+    )
+    .toBe(1)
+  await mailbox.close()
 
   // The same link again: a clear refusal, and no button to press.
   await friend.goto(claimLink)
@@ -112,6 +187,20 @@ test('a gift is bought, claimed by a new account, and opens', async ({ page, log
 
   await page.reload()
   await expect(page.getByTestId('gift-row').filter({ hasText: recipient })).toContainText('Claimed')
+  const claimedOn = formatDate(new Date())
+  await expect(order.getByTestId('line-gift')).toHaveText(`· Gift for ${recipient}, claimed on ${claimedOn}`)
+
+  // The buyer asks for their money back: staff see that the course is held by someone else, who would lose it.
+  await order.getByRole('button', { name: 'Request a refund' }).click()
+  await order.getByLabel(`Why would you like a refund of ${course.title}?`).fill('They did not want it')
+  await order.getByRole('button', { name: 'Send refund request' }).click()
+  await expect(order.getByText('Refund requested')).toBeVisible()
+  await page.context().clearCookies()
+  await signInAs(page, baseURL!, db, await createUser(db, { role: 'admin' }))
+  await page.goto('/admin/orders')
+  await expect(page.getByTestId(`refund-request-${reference}`).getByTestId('refund-request-gift')).toHaveText(
+    `Gift — claimed by ${recipient} on ${claimedOn}: approving takes the course from them`,
+  )
 })
 
 test('checkout offers the cart reminder unticked; the reminder link fills the cart again', async ({

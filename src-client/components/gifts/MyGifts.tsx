@@ -20,6 +20,8 @@ const STATE_LABEL: Record<Gift['state'], string> = {
   awaiting_payment: 'Awaiting payment',
   scheduled: 'Scheduled',
   sent: 'Sent, not claimed yet',
+  // Decision 0146: the gift is still the buyer's; the row says what to do with it.
+  recipient_owns: 'Not used: they already have this course',
   claimed: 'Claimed',
   refunded: 'Refunded',
   cancelled: 'Not paid',
@@ -56,7 +58,7 @@ export function MyGifts() {
 
 function GiftRow({ gift }: { gift: Gift }) {
   const [editing, setEditing] = useState(false)
-  const resendable = gift.state === 'sent' || gift.state === 'scheduled'
+  const resendable = gift.state === 'sent' || gift.state === 'scheduled' || gift.state === 'recipient_owns'
   return (
     <li
       className={css({
@@ -76,6 +78,11 @@ function GiftRow({ gift }: { gift: Gift }) {
       <p className={css({ fontSize: 'sm' })}>
         Status: <strong>{STATE_LABEL[gift.state]}</strong>
       </p>
+      {gift.state === 'recipient_owns' ? (
+        <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>
+          Resend it to someone else, or ask for a refund of the order under Orders.
+        </p>
+      ) : null}
       {resendable && !editing ? (
         <button type="button" className={button({ variant: 'outline', size: 'sm' })} onClick={() => setEditing(true)}>
           Resend to another address

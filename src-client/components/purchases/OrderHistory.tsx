@@ -1,5 +1,6 @@
 // Order history for the account page: items, amounts, currency, method and status of each order, with what can
-// still be done with it (OrderActions.tsx).
+// still be done with it (OrderActions.tsx). A line says whom it was a gift for (not the buyer's own course: decision
+// 0146) and the bundle it was bought in.
 
 import { useQuery } from '@tanstack/react-query'
 import { ORDER_STATUS_LABELS, PAYMENT_METHOD_LABELS } from '#client/lib/order-labels.ts'
@@ -49,7 +50,22 @@ function OrderList({ orders }: { orders: Order[] }) {
                   py: '1',
                 })}
               >
-                <span>{item.title}</span>
+                <span>
+                  {item.title}
+                  {item.bundleTitle ? (
+                    <span className={css({ color: 'fg.muted' })} data-testid="line-bundle">
+                      {' '}
+                      · in the bundle “{item.bundleTitle}”
+                    </span>
+                  ) : null}
+                  {item.gift ? (
+                    <span className={css({ color: 'fg.muted' })} data-testid="line-gift">
+                      {' '}
+                      · Gift for {item.gift.recipientEmail}
+                      {item.gift.claimedAt ? `, claimed on ${formatDate(item.gift.claimedAt)}` : ''}
+                    </span>
+                  ) : null}
+                </span>
                 <span className={css({ display: 'flex', gap: '3', alignItems: 'center', flexWrap: 'wrap' })}>
                   <LineRefund order={order} line={item} />
                   {/* The server says what the line took: a plan in its free trial, nothing (decision 0089). */}

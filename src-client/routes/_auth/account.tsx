@@ -1,10 +1,12 @@
 import { createFileRoute, Link } from '@tanstack/react-router'
 import { ChangePasswordSection } from '#client/components/account/ChangePasswordSection.tsx'
 import { ProfileSection } from '#client/components/account/ProfileSection.tsx'
+import { WaitingGifts } from '#client/components/gifts/GiftClaim.tsx'
 import { MyGifts } from '#client/components/gifts/MyGifts.tsx'
 import { PageIntro } from '#client/components/layout/PageIntro.tsx'
 import { PurchasesSections } from '#client/components/purchases/PurchasesSections.tsx'
 import { Container } from '#client/components/ui/layout.tsx'
+import { useSession } from '#client/lib/session.ts'
 import { css } from '#styled-system/css'
 
 export const Route = createFileRoute('/_auth/account')({
@@ -17,6 +19,7 @@ export const Route = createFileRoute('/_auth/account')({
       queryClient.prefetchQuery(trpc.membership.get.queryOptions()),
       queryClient.prefetchQuery(trpc.serviceOrders.mine.queryOptions()),
       queryClient.prefetchQuery(trpc.gifts.mine.queryOptions()),
+      queryClient.prefetchQuery(trpc.gifts.waiting.queryOptions()),
     ]),
   head: () => ({ meta: [{ title: 'My Account | SkillForge' }] }),
   component: AccountPage,
@@ -24,6 +27,7 @@ export const Route = createFileRoute('/_auth/account')({
 
 // The account page is a stack of independent sections; add new ones (orders, courses, premium) below.
 function AccountPage() {
+  const { user } = useSession()
   return (
     <main>
       <PageIntro title="My Account">
@@ -35,6 +39,8 @@ function AccountPage() {
         </p>
       </PageIntro>
       <Container className={css({ py: '10', display: 'flex', flexDir: 'column', gap: '8' })}>
+        {/* First: a gift mailed to this address and not claimed yet (decision 0146); nothing when there is none. */}
+        {user ? <WaitingGifts email={user.email} inCard /> : null}
         <ProfileSection />
         <ChangePasswordSection />
         <PurchasesSections />

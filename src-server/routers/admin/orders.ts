@@ -6,12 +6,12 @@ import { staffEndMembershipInput } from '../../../src-shared/schemas/membership.
 import { refundDecisionInput, refundInput, refundLinesInput } from '../../../src-shared/schemas/orders.ts'
 import { cancelOrderByStaff } from '../../flows/abandoned-checkouts.ts'
 import { ordersForStaff } from '../../flows/membership-view.ts'
-import { assignRefundLines, decideRefundRequest } from '../../flows/refunds.ts'
+import { assignRefundLines, decideRefundRequest, listRefundRequests } from '../../flows/refunds.ts'
 import { endMembershipByStaff } from '../../flows/staff-membership.ts'
 import { confirmPaymentByStaff } from '../../flows/staff-order-actions.ts'
 import { refundByStaff } from '../../flows/stripe-refunds.ts'
 import { orderDetailForStaff } from '../../orders/refund-reads.ts'
-import { countOpenRefundRequests, listOpenRefundRequests } from '../../orders/refund-requests.ts'
+import { countOpenRefundRequests } from '../../orders/refund-requests.ts'
 import { router, staffProcedure } from '../../trpc/init.ts'
 import { actorOf } from './actor.ts'
 
@@ -56,7 +56,7 @@ export const adminOrdersRouter = router({
     .mutation(({ ctx, input }) => refundByStaff(ctx.db, ctx.stripe, input, actorOf(ctx.user), ctx.config)),
 
   /** Refund requests waiting for a decision (the Orders badge counts them). */
-  requests: staffProcedure('viewer').query(({ ctx }) => listOpenRefundRequests(ctx.db)),
+  requests: staffProcedure('viewer').query(({ ctx }) => listRefundRequests(ctx.db)),
 
   decideRequest: staffProcedure('admin')
     .input(refundDecisionInput)

@@ -139,7 +139,10 @@ describe('e-mail verification', () => {
       },
     )
     const token = tokenFrom((await latestMailTo(database.db, 'verify@example.test'))!.text_body, '/verify-email')
-    expect(await caller.auth.verifyEmail({ token })).toEqual({ message: AUTH_MESSAGES.emailVerified })
+    expect(await caller.auth.verifyEmail({ token })).toEqual({
+      message: AUTH_MESSAGES.emailVerified,
+      giftWaiting: false,
+    })
     await expect(caller.auth.verifyEmail({ token })).rejects.toMatchObject({ message: AUTH_MESSAGES.badVerifyLink })
     const me = await caller.auth.login({ email: 'verify@example.test', password: 'long-enough-1!' })
     expect(me).toMatchObject({ emailVerified: true })
@@ -163,7 +166,10 @@ describe('e-mail verification', () => {
     await visitor().auth.signup(signup(address, 'owners-password-1'))
     await visitor('198.51.100.66').auth.signup(stranger)
     const [strangerFirst, owners, strangerSecond] = await links()
-    expect(await visitor().auth.verifyEmail({ token: owners! })).toEqual({ message: AUTH_MESSAGES.emailVerified })
+    expect(await visitor().auth.verifyEmail({ token: owners! })).toEqual({
+      message: AUTH_MESSAGES.emailVerified,
+      giftWaiting: false,
+    })
     expect(await visitor().auth.login({ email: address, password: 'owners-password-1' })).toMatchObject({
       firstName: 'Ada',
       lastName: 'Lovelace',

@@ -67,7 +67,10 @@ describe('auth.resendVerification', () => {
     expect(second).not.toBe(first)
 
     await expect(caller.auth.verifyEmail({ token: first })).rejects.toMatchObject({ code: 'BAD_REQUEST' })
-    expect(await caller.auth.verifyEmail({ token: second })).toEqual({ message: AUTH_MESSAGES.emailVerified })
+    expect(await caller.auth.verifyEmail({ token: second })).toEqual({
+      message: AUTH_MESSAGES.emailVerified,
+      giftWaiting: false,
+    })
     expect(await caller.auth.login({ email: 'nia@example.test', password: 'long-enough-1!' })).toMatchObject({
       emailVerified: true,
     })

@@ -147,6 +147,8 @@ describe('the buyer’s order history', () => {
       discountMinor: 0,
       freeTrial: false,
       courseId: line.course_id,
+      bundleTitle: null,
+      gift: null,
     })
 
     expect(await historyOf(user)).toEqual([

@@ -450,8 +450,10 @@ describe('bank transfer and PayPal', () => {
         discountMinor: 0,
         freeTrial: false,
         courseId: null,
+        bundleTitle: null,
         refunded: false,
         refundRequest: null,
+        gift: null,
       },
     ])
   })

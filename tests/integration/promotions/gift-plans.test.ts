@@ -78,14 +78,21 @@ describe('gifting a plan', () => {
     expect(await isPremium(db(), buyer)).toBe(false)
     expect(await subscriptionsOf(buyer.id)).toEqual([])
     const { mail, token } = await tokenOf(recipientEmail)
-    expect(mail.subject).toContain('a membership')
+    // The plan named once, with its term once ("sent you a membership: Pro membership: 3 months" before).
+    expect(mail.subject).toBe('Test User sent you a Pro membership for 3 months')
+    expect(mail.text_body).toContain('Test User has given you a Pro membership for 3 months on SkillForge.')
     expect(mail.text_body).toContain('starts the day you claim it')
+    expect(await (await shopCaller(db(), null, payments)).gifts.preview({ token })).toMatchObject({
+      kind: 'membership',
+      planName: 'Pro',
+      planMonths: 3,
+    })
 
     // Claimed ten days after it was sent: the term counts from the claim.
     await advanceClock(10 * DAY_S)
     const recipient = await createUser(db())
     const claimed = await (await caller(recipient)).gifts.claim({ token })
-    expect(claimed).toMatchObject({ planId: 'pro' })
+    expect(claimed).toMatchObject({ planId: 'pro', planName: 'Pro' })
     const claimedAt = new Date(Date.now() + 10 * DAY_S * 1000)
     const endsAt = new Date((claimed as { endsAt: string }).endsAt)
     expect(Math.round((endsAt.getTime() - claimedAt.getTime()) / (DAY_S * 1000))).toBeGreaterThanOrEqual(89)

@@ -1,7 +1,12 @@
 // Gifts (issue 32): the buyer is never enrolled (even for nothing); the recipient's e-mail goes out once, at its date;
 // a claim link works once and a guessed or replaced one is refused; a resend kills the old link; a refund of an
-// unclaimed gift stops its claim, and of a claimed one revokes the recipient's access.
+// unclaimed gift stops its claim, and of a claimed one revokes the recipient's access. Decision 0146: a course the
+// recipient already holds leaves the gift unclaimed and tells the giver; a +tag of the buyer's own address is theirs;
+// a claimed gift's refund tells staff, the recipient and the giver what it does; the buyer's order history and receipt
+// say whom the gift is for; a gift mailed to an account's verified address waits for it without the link.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { grant } from '../../../src-server/access/ledger.ts'
+import { SESSION_USER_COLUMNS, toSessionUser } from '../../../src-server/auth/session-user.ts'
 import { sendDueGifts } from '../../../src-server/flows/gift-delivery.ts'
 import { GIFT_PURCHASE_MESSAGES } from '../../../src-server/flows/gift-purchase.ts'
 import { advanceClock, resetClock } from '../../../src-server/kernel/clock.ts'
@@ -43,13 +48,23 @@ async function giftMails(to: string) {
     .orderBy('created_at')
     .execute()
 }
+const mailsOf = (to: string, kind: string) =>
+  db()
+    .selectFrom('mail_outbox')
+    .select(['subject', 'text_body'])
+    .where('to_address', '=', to)
+    .where('kind', '=', kind)
+    .orderBy('created_at')
+    .execute()
 const tokenIn = (text: string) => /\/gifts\/claim\?token=([a-z2-7]+)/.exec(text)?.[1] as string
 
 /** A gift of the offset-th priced course, bought by card (webhook) or bank transfer (staff mark it paid). */
-async function buyGift(options: { offset?: number; method?: 'card' | 'bank_transfer'; sendOn?: string } = {}) {
-  const buyer = await createUser(db())
+async function buyGift(
+  options: { offset?: number; method?: 'card' | 'bank_transfer'; sendOn?: string; recipientEmail?: string } = {},
+) {
+  const buyer = await createUser(db(), { firstName: 'Gil', lastName: 'Giver' })
   const [course] = await pricedCourses(db(), { offset: options.offset ?? 0 })
-  const recipientEmail = newRecipient()
+  const recipientEmail = options.recipientEmail ?? newRecipient()
   const started = await (await caller(buyer)).gifts.checkout({
     courseId: course!.id,
     recipientEmail,
@@ -87,9 +102,11 @@ describe('buying a gift', () => {
     expect(await visitor.gifts.preview({ token })).toEqual({
       kind: 'course',
       title: course.title,
+      planName: null,
       planMonths: null,
-      from: 'Test User', // createUser's default name
+      from: 'Gil Giver',
       message: 'Happy birthday!',
+      owned: false,
       refusal: null,
     })
     await expect(visitor.gifts.claim({ token })).rejects.toMatchObject({ code: 'UNAUTHORIZED' })
@@ -301,5 +318,184 @@ describe('resending and refunding', () => {
     expect(await owned(recipient)).toContain(course.id)
     await (await caller(admin)).admin.orders.refund({ orderId, reason: 'refund', reference: 'BANK-1' })
     expect(await owned(recipient)).not.toContain(course.id)
+  })
+})
+
+describe('the recipient, the giver and staff (decision 0146)', () => {
+  it('a course the recipient already holds: the page says so, the claim leaves the gift unclaimed and tells the giver once', async () => {
+    const { buyer, course, recipientEmail } = await buyGift({ offset: 7 })
+    const token = tokenIn((await giftMails(recipientEmail))[0]!.text_body)
+    const holder = await createUser(db(), { email: recipientEmail })
+    await grant(db(), { userId: holder.id, right: { kind: 'course', courseId: course.id }, source: { kind: 'staff' } })
+    const api = await caller(holder)
+    // Before claiming: the signed-in holder is told (a visitor is not: the page knows nobody).
+    expect(await api.gifts.preview({ token })).toMatchObject({ owned: true, refusal: null })
+    expect(await api.gifts.waiting()).toEqual([expect.objectContaining({ title: course.title, owned: true })])
+    expect(await (await shopCaller(db(), null, payments)).gifts.preview({ token })).toMatchObject({ owned: false })
+
+    expect(await api.gifts.claim({ token })).toEqual({ alreadyOwned: true, courseId: course.id, title: course.title })
+    // Pressed again: still unclaimed, and the giver is not mailed twice.
+    expect(await api.gifts.claim({ token })).toMatchObject({ alreadyOwned: true })
+    const gift = await db()
+      .selectFrom('gifts')
+      .select(['id', 'claimed_at', 'claimed_by'])
+      .where('recipient_email', '=', recipientEmail)
+      .executeTakeFirstOrThrow()
+    expect(gift).toMatchObject({ claimed_at: null, claimed_by: null })
+    // Told once, it no longer waits for them: it waits for its giver to give it elsewhere.
+    expect(await api.gifts.waiting()).toEqual([])
+    const told = await mailsOf(buyer.email, 'gift_recipient_owns')
+    expect(told).toHaveLength(1)
+    expect(told[0]!.subject).toBe(`${recipientEmail} already has ${course.title}`)
+    expect(told[0]!.text_body).toContain('the gift is still yours')
+    expect(told[0]!.text_body).toContain('Resend to another address')
+    expect(told[0]!.text_body).toContain('Request a refund')
+    expect((await (await caller(buyer)).gifts.mine())[0]).toMatchObject({ state: 'recipient_owns' })
+
+    // The giver resends it to someone else, who claims it.
+    const other = newRecipient()
+    expect(await (await caller(buyer)).gifts.resend({ giftId: gift.id, recipientEmail: other })).toMatchObject({
+      sent: true,
+    })
+    expect((await (await caller(buyer)).gifts.mine())[0]).toMatchObject({ state: 'sent', recipientEmail: other })
+    const friend = await createUser(db())
+    const newToken = tokenIn((await giftMails(other))[0]!.text_body)
+    expect(await (await caller(friend)).gifts.claim({ token: newToken })).toEqual({
+      courseId: course.id,
+      title: course.title,
+    })
+    expect(await owned(friend)).toContain(course.id)
+  })
+
+  it("a +tag of the buyer's own address is their own, at checkout and on resend (as coupons count it, decision 0041)", async () => {
+    const buyer = await createUser(db(), { email: `lea-${Date.now()}@example.com` })
+    const [local, domain] = buyer.email.split('@')
+    const tagged = `${local}+me@${domain}`.toUpperCase()
+    const [course] = await pricedCourses(db(), { offset: 5 })
+    const api = await caller(buyer)
+    await expect(api.gifts.checkout({ courseId: course!.id, recipientEmail: tagged, method: 'card' })).rejects.toThrow(
+      GIFT_PURCHASE_MESSAGES.ownAddress,
+    )
+    expect(await db().selectFrom('orders').select('id').where('user_id', '=', buyer.id).execute()).toEqual([])
+
+    const { buyer: giver } = await buyGift({ offset: 6 })
+    const [gift] = await (await caller(giver)).gifts.mine()
+    const [giverLocal, giverDomain] = giver.email.split('@')
+    await expect(
+      (await caller(giver)).gifts.resend({ giftId: gift!.id, recipientEmail: `${giverLocal}+again@${giverDomain}` }),
+    ).rejects.toThrow(GIFT_PURCHASE_MESSAGES.ownAddress)
+  })
+
+  it("a claimed gift's refund request: staff see who holds it; the recipient and the giver are told what it ended", async () => {
+    const { buyer, course, recipientEmail, orderId } = await buyGift({ offset: 8, method: 'bank_transfer' })
+    const token = tokenIn((await giftMails(recipientEmail))[0]!.text_body)
+    const recipient = await createUser(db(), { email: recipientEmail, firstName: 'Rae' })
+    await (await caller(recipient)).gifts.claim({ token })
+    const { order_item_id: lineId, claimed_at: claimedAt } = await db()
+      .selectFrom('gifts')
+      .select(['order_item_id', 'claimed_at'])
+      .where('order_id', '=', orderId)
+      .executeTakeFirstOrThrow()
+    await (await caller(buyer)).purchases.requestRefund({ lineId, reason: 'They did not want it' })
+
+    const staff = await caller(admin)
+    const request = (await staff.admin.orders.requests()).find((row) => row.orderId === orderId)!
+    expect(request.gift).toEqual({ recipientEmail, claimedAt: claimedAt!.toISOString() })
+    await staff.admin.orders.decideRequest({ requestId: request.id, decision: 'approve', reference: 'BANK-GIFT-1' })
+    expect(await owned(recipient)).not.toContain(course.id)
+
+    const ended = await mailsOf(recipientEmail, 'gift_refunded')
+    expect(ended).toHaveLength(1)
+    expect(ended[0]!.subject).toBe(`Your gift "${course.title}" has ended`)
+    expect(ended[0]!.text_body).toContain('Gil Giver asked for their money back and it was refunded to them')
+    expect(ended[0]!.text_body).toContain('It is no longer available in your account.')
+    const answer = await mailsOf(buyer.email, 'refund_request_approved')
+    expect(answer[0]!.text_body).toContain(`The gift is cancelled and ${recipientEmail} no longer has the course`)
+    expect(answer[0]!.text_body).not.toContain('no longer available in your account')
+  })
+
+  it("an unclaimed gift's request says so to staff; the giver hears its link is dead; nobody else is mailed", async () => {
+    const { buyer, recipientEmail, orderId } = await buyGift({ offset: 9, method: 'bank_transfer' })
+    const { order_item_id: lineId } = await db()
+      .selectFrom('gifts')
+      .select('order_item_id')
+      .where('order_id', '=', orderId)
+      .executeTakeFirstOrThrow()
+    await (await caller(buyer)).purchases.requestRefund({ lineId, reason: 'Changed my mind' })
+    const staff = await caller(admin)
+    const request = (await staff.admin.orders.requests()).find((row) => row.orderId === orderId)!
+    expect(request.gift).toEqual({ recipientEmail, claimedAt: null })
+    await staff.admin.orders.decideRequest({ requestId: request.id, decision: 'approve', reference: 'BANK-GIFT-2' })
+    expect(await mailsOf(recipientEmail, 'gift_refunded')).toEqual([])
+    const answer = await mailsOf(buyer.email, 'refund_request_approved')
+    expect(answer[0]!.text_body).toContain(`The gift is cancelled: ${recipientEmail} can no longer claim it.`)
+  })
+
+  it("the buyer's order history and receipt say whom the gift is for", async () => {
+    const { buyer, recipientEmail, orderId } = await buyGift({ offset: 2, method: 'bank_transfer' })
+    const [order] = await (await caller(buyer)).purchases.orders()
+    expect(order!.id).toBe(orderId)
+    expect(order!.items[0]!.gift).toEqual({ recipientEmail, claimedAt: null })
+    const [receipt] = await mailsOf(buyer.email, 'order_paid')
+    expect(receipt!.subject).toContain(`your gift to ${recipientEmail}`)
+    expect(receipt!.text_body).toContain(
+      `This is your gift for ${recipientEmail}: we e-mail them a link to claim it now.`,
+    )
+  })
+
+  it('a gift mailed to a verified address waits for that account: claimed without the link, by it only', async () => {
+    const recipientEmail = newRecipient()
+    // A new account signs up with the gift's address: its verification says a gift waits.
+    const visitor = await shopCaller(db(), null, payments)
+    await visitor.auth.signup({
+      firstName: 'Nell',
+      lastName: 'New',
+      email: recipientEmail,
+      password: 'long-enough-1!',
+      acceptTerms: true,
+    })
+    const verifyMail = await mailsOf(recipientEmail, 'verify_email')
+    const verifyToken = /\/verify-email\?token=([a-z0-9]+)/.exec(verifyMail[0]!.text_body)![1]!
+    const { course } = await buyGift({ offset: 10, recipientEmail })
+    // Not verified yet: nothing waits for an address nobody proved.
+    const row = await db()
+      .selectFrom('users')
+      .select(SESSION_USER_COLUMNS)
+      .where('email', '=', recipientEmail)
+      .executeTakeFirstOrThrow()
+    const asUser = { ...toSessionUser(row), password: '' }
+    expect(await (await caller(asUser)).gifts.waiting()).toEqual([])
+    expect(await visitor.auth.verifyEmail({ token: verifyToken })).toMatchObject({ giftWaiting: true })
+
+    const api = await caller(asUser)
+    const waiting = await api.gifts.waiting()
+    expect(waiting).toEqual([
+      expect.objectContaining({ kind: 'course', title: course.title, from: 'Gil Giver', owned: false }),
+    ])
+    // Another account cannot claim it by its id.
+    const stranger = await createUser(db())
+    await expect((await caller(stranger)).gifts.claimWaiting({ giftId: waiting[0]!.id })).rejects.toThrow(
+      GIFT_MESSAGES.notWaiting,
+    )
+    expect(await api.gifts.claimWaiting({ giftId: waiting[0]!.id })).toEqual({
+      courseId: course.id,
+      title: course.title,
+    })
+    expect(await owned(asUser)).toContain(course.id)
+    expect(await api.gifts.waiting()).toEqual([])
+    await expect(api.gifts.claimWaiting({ giftId: waiting[0]!.id })).rejects.toThrow(GIFT_MESSAGES.notWaiting)
+  })
+
+  it('a gift not sent yet (its date to come) or resent to another address does not wait for the first address', async () => {
+    const recipient = await createUser(db(), { email: newRecipient() })
+    const day = new Date(Date.now() + 3 * 24 * 60 * 60 * 1000).toISOString().slice(0, 10)
+    await buyGift({ offset: 11, method: 'bank_transfer', sendOn: day, recipientEmail: recipient.email })
+    expect(await (await caller(recipient)).gifts.waiting()).toEqual([])
+
+    const { buyer } = await buyGift({ offset: 12, recipientEmail: recipient.email })
+    expect(await (await caller(recipient)).gifts.waiting()).toHaveLength(1)
+    const gift = (await (await caller(buyer)).gifts.mine())[0]!
+    await (await caller(buyer)).gifts.resend({ giftId: gift.id, recipientEmail: newRecipient() })
+    expect(await (await caller(recipient)).gifts.waiting()).toEqual([])
   })
 })

@@ -179,6 +179,9 @@ describe('bundle events', { timeout: 120_000 }, () => {
     expect(ofType(rows, 'order.paid')).toHaveLength(2)
     expect(ofType(rows, 'enrolment.granted')).toHaveLength(2)
     expect(await deliveries(bystanderEndpointId, start)).toEqual([])
+    // The buyer's order history names the bundle on each of its courses' lines.
+    const [history] = await caller.purchases.orders()
+    expect(history!.items.map((item) => item.bundleTitle)).toEqual(['Two together', 'Two together'])
 
     // An ordinary order (no bundle) writes no bundle.purchased.
     const single = await createCreatorCourse(db(), owner, { status: 'published' })

@@ -1,4 +1,5 @@
 // Refund requests waiting for staff: the buyer's reason, Approve (refunded like any refund) or Decline with a reason.
+// A gift's line says who holds it: approving takes the course from its recipient, not the buyer (decision 0146).
 import { useMutation, useQuery } from '@tanstack/react-query'
 import { useRef, useState } from 'react'
 import { button } from '#client/components/ui/button.ts'
@@ -11,6 +12,7 @@ import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
 import { submitWhilePending } from '#client/lib/while-pending.ts'
+import { formatDate } from '#shared/dates.ts'
 import { formatMoney } from '#shared/money.ts'
 import { css } from '#styled-system/css'
 import { panel } from '../styles.ts'
@@ -85,6 +87,13 @@ function RequestRow({ request, canDecide }: { request: Request; canDecide: boole
       <p>
         <strong>{request.title}</strong> ({amount}) · order {request.reference} · {request.customerEmail}
       </p>
+      {request.gift ? (
+        <p className={css({ fontSize: 'sm', fontWeight: 'medium' })} data-testid="refund-request-gift">
+          {request.gift.claimedAt
+            ? `Gift — claimed by ${request.gift.recipientEmail} on ${formatDate(request.gift.claimedAt)}: approving takes the course from them`
+            : `Gift — not claimed yet (for ${request.gift.recipientEmail})`}
+        </p>
+      ) : null}
       <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>“{request.reason}”</p>
       {canDecide && mode === 'idle' ? (
         <div className={css({ display: 'flex', gap: '2', mt: '2' })}>
