@@ -93,4 +93,6 @@ export const PAYMENT_MESSAGES = {
   hasPlan: 'You already have a live plan. Use Change plan on the pricing page instead of buying another.',
   planWithService:
     'A plan and a monthly service are paid in separate checkouts. Please remove one from your cart, check out the other first, then add it back.',
+  /** The cart no longer comes to the total the payment page showed (changed in another tab, a price changed). */
+  totalChanged: 'Your cart changed: please review the new total',
 } as const

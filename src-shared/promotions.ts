@@ -54,6 +54,16 @@ export const COUPON_MESSAGES = {
   planDurationOnlyForPlans: 'Only a code for membership plans has a duration',
 } as const
 
+/** A code refused when checkout starts (used up or expired meanwhile…): it left the cart, and the buyer is told. */
+export function codeRemovedAtCheckout(refusal: string, code: string): string {
+  return `${refusal}: code ${code} was removed from your cart. Please review the new total.`
+}
+
+/** Removing the last line a code covered drops the code: the removal says so. */
+export function codeNoLongerApplies(code: string): string {
+  return `Code ${code} no longer applies and was removed`
+}
+
 /** How codes are compared and stored: trimmed, upper-case. */
 export function normaliseCode(code: string): string {
   return code.trim().toUpperCase()

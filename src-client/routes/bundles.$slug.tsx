@@ -1,5 +1,6 @@
 // /bundles/{slug}: a bundle's courses, its price against their total, the saving, and one Add to Cart. A buyer who
-// already holds some of the courses is told here (and again in the cart and at checkout) before paying.
+// already holds some of the courses is told here (and again in the cart and at checkout) before paying; one who holds
+// them all is told so, with no buy button (the server would refuse the bundle).
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link, notFound } from '@tanstack/react-router'
 import { BundleCartButton } from '#client/components/bundles/BundleCartButton.tsx'
@@ -42,6 +43,8 @@ function BundlePage() {
   if (!bundle) return <NotFound />
   const owned = new Set(entitlements.data?.courseIds ?? [])
   const held = bundle.courses.filter((course) => owned.has(course.id)).map((course) => course.title)
+  // The server refuses such a bundle (409): no buy button, and the reason instead (the cart's rule: cart/repository.ts).
+  const ownsAll = bundle.courses.length > 0 && held.length === bundle.courses.length
   return (
     <main>
       <DarkHero className={css({ display: 'grid', gap: '3' })}>
@@ -102,8 +105,19 @@ function BundlePage() {
                 Save {bundle.savingPercent} % on the courses bought one by one
               </p>
             ) : null}
-            <BundleOverlap overlap={{ held, inCart: [] }} />
-            <BundleCartButton bundleId={bundle.id} className={css({ w: 'full' })} />
+            {ownsAll ? (
+              <p data-testid="bundle-owned">
+                <strong>You own every course in this bundle.</strong>{' '}
+                <Link to="/account" hash="my-courses" className={css({ textDecoration: 'underline' })}>
+                  Find them in My Courses
+                </Link>
+              </p>
+            ) : (
+              <>
+                <BundleOverlap overlap={{ held, inCart: [] }} />
+                <BundleCartButton bundleId={bundle.id} className={css({ w: 'full' })} />
+              </>
+            )}
           </aside>
         </div>
       </Container>

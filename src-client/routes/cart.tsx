@@ -3,12 +3,13 @@ import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
 import { useEffect, useRef } from 'react'
 import { whilePending } from '#client/lib/while-pending.ts'
 import { CART_MESSAGES, mixesPlanAndService } from '#shared/cart.ts'
+import { codeNoLongerApplies } from '#shared/promotions.ts'
 import { css } from '#styled-system/css'
 import { CartItemRow } from '../components/cart/CartItemRow.tsx'
 import { CartSummary } from '../components/cart/CartSummary.tsx'
 import { CouponForm } from '../components/cart/CouponForm.tsx'
 import { useRefreshPurchases } from '../components/cart/hooks.ts'
-import { PendingPaypalOrders } from '../components/cart/PendingPaypalOrders.tsx'
+import { PendingOrders } from '../components/cart/PendingOrders.tsx'
 import { PlanWithServiceNote } from '../components/cart/PlanWithServiceNote.tsx'
 import { PageIntro } from '../components/layout/PageIntro.tsx'
 import { button } from '../components/ui/button.ts'
@@ -35,7 +36,7 @@ function CartPage() {
     <main>
       <PageIntro title="Your Cart" />
       <Container className={css({ py: '8' })}>
-        {signedIn ? <PendingPaypalOrders /> : null}
+        {signedIn ? <PendingOrders /> : null}
         <CartContent />
       </Container>
     </main>
@@ -92,8 +93,12 @@ function CartContent() {
   async function removeItem(itemId: string) {
     focusAfterRemove.current = items.findIndex((line) => line.id === itemId)
     try {
-      await remove.mutateAsync({ itemId })
-      notify('success', CART_MESSAGES.removed)
+      const { droppedCode } = await remove.mutateAsync({ itemId })
+      // The code covered nothing left: it went with the line, and the buyer is told rather than left to notice.
+      notify(
+        'success',
+        droppedCode ? `${CART_MESSAGES.removed}. ${codeNoLongerApplies(droppedCode)}` : CART_MESSAGES.removed,
+      )
     } catch (error) {
       focusAfterRemove.current = null
       notifyError(error, CART_MESSAGES.removeFailed)

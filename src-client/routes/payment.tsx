@@ -26,7 +26,7 @@ import { Container } from '../components/ui/layout.tsx'
 import { routeError } from '../components/ui/RouteError.tsx'
 import { EmptyState, LoadingState } from '../components/ui/states.tsx'
 import { notify, notifyError } from '../components/ui/toaster.tsx'
-import { errorCode, errorMessage } from '../lib/errors.ts'
+import { errorCode, errorMessage, isClientError } from '../lib/errors.ts'
 import { optionalEnum, searchParams } from '../lib/search-params.ts'
 import { requireUser } from '../lib/session.ts'
 import type { RouterOutputs } from '../lib/types.ts'
@@ -109,6 +109,8 @@ function Checkout() {
   const lines = cart.items.filter((line) => line.currency === currency)
 
   const free = group.totalMinor === 0
+  // The total shown on Pay: the server refuses a cart that now comes to another (decision 0145).
+  const shownTotalMinor = group.totalMinor
 
   async function pay() {
     if (busy) return
@@ -117,7 +119,13 @@ function Checkout() {
       return
     }
     try {
-      const started = await start.mutateAsync({ currency, method: free ? 'free' : method!, billing, remindMe })
+      const started = await start.mutateAsync({
+        currency,
+        method: free ? 'free' : method!,
+        billing,
+        remindMe,
+        shownTotalMinor,
+      })
       if (started.method === 'free') {
         notify('success', PAYMENT_MESSAGES.freeCompleted)
         await refresh()
@@ -144,6 +152,9 @@ function Checkout() {
         return
       }
       notifyError(error, errorMessage(error, PAYMENT_MESSAGES.sessionFailed))
+      // A refusal may mean the cart is not what this page shows (changed elsewhere, its code used up and removed):
+      // the cart and its totals load again, so Pay shows what a retry would charge.
+      if (isClientError(error)) await refresh()
     }
   }
 

@@ -62,7 +62,10 @@ export async function openSessionUrl(
   return null
 }
 
-/** A new checkout of the cart (another rail, changed lines): the old pending order gives way. */
+/**
+ * A new checkout of the cart (another rail, changed lines): the old pending order gives way, and the cart stays as
+ * the buyer left it (nothing of the old order comes back into it: decision 0145).
+ */
 export async function retirePendingOrder(
   db: DB,
   stripe: StripeApi | null,
@@ -84,7 +87,7 @@ export async function resumeCheckout(db: DB, stripe: StripeApi | null, userId: s
   return { url }
 }
 
-/** /account or the cart page → Cancel: the pending order closes and its lines return to the cart. */
+/** /account or the cart page → Cancel: the pending order closes (a PayPal order's lines return to the cart). */
 export async function cancelPendingOrder(db: DB, stripe: StripeApi | null, userId: string, orderId: string) {
   const order = await findBuyerOrder(db, orderId, userId)
   if (!order) throw new DomainError('not_found', ORDER_NOT_FOUND)

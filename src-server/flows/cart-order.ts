@@ -72,12 +72,12 @@ export function awaitTransfer(db: DB, userId: string, orderId: string) {
   return pending.awaitTransfer(db, userId, orderId, cart)
 }
 
-/** Checkout started again with another cart or rail: the old pending order gives way, its lines stay in the cart. */
+/** Checkout started again with another cart or rail: the old pending order gives way; the cart stays as it is. */
 export function replacePendingOrder(db: DB, orderId: string) {
   return pending.replacePendingOrder(db, orderId, cart)
 }
 
-/** The buyer cancels their pending order: its lines go back into the cart. */
+/** The buyer cancels their pending order: a PayPal order's lines go back into the cart (decision 0145). */
 export function cancelByBuyer(db: DB, userId: string, orderId: string) {
   return pending.cancelByBuyer(db, userId, orderId, cart)
 }

@@ -83,8 +83,8 @@ export async function restoreCart(db: DB, stripe: StripeApi | null, userId: stri
   if (order.status === 'awaiting_transfer') throw new DomainError('conflict', CART_REMINDER_MESSAGES.awaitingTransfer)
   if (order.status === 'pending') {
     if (order.method === 'card') throw new DomainError('conflict', PAYMENT_MESSAGES.checkoutInProgress)
+    // The cancel gives a PayPal order's lines back; a bank order's are put back below, as the e-mail promised.
     await cancelPendingOrder(db, stripe, userId, orderId)
-    return { restored: true }
   }
   const currency = order.currency === 'GBP' || order.currency === 'USD' ? order.currency : null
   await restoreItems(db, userId, await listOrderLines(db, orderId), currency)

@@ -1,12 +1,17 @@
 // Apply code, remove code, and the cart with its discount: the cart's lines (cart/) priced with the applied coupon
 // (promotions/). One code per cart; a code that no longer covers anything (its item removed) is dropped.
 
-import { COUPON_REFUSALS, COUPON_TOO_MANY, type CouponRefusal } from '../../src-shared/promotions.ts'
+import {
+  COUPON_REFUSALS,
+  COUPON_TOO_MANY,
+  type CouponRefusal,
+  codeRemovedAtCheckout,
+} from '../../src-shared/promotions.ts'
 import type { CartLine, CurrencyTotal } from '../cart/lines.ts'
 import { totalsByCurrency } from '../cart/lines.ts'
 import { removeCartItem } from '../cart/repository.ts'
 import type { DB } from '../kernel/db.ts'
-import { DomainError } from '../kernel/errors.ts'
+import { DomainError, isDomainError } from '../kernel/errors.ts'
 import {
   appliedCoupon,
   applyToCart,
@@ -83,22 +88,48 @@ export async function removeCoupon(db: DB, userId: string) {
 
 /**
  * After lines leave the cart (removed by the buyer, bought, enrolled in for free): the code goes too when nothing left
- * in the cart qualifies for it, so an emptied cart does not keep a code for whatever is added next.
+ * in the cart qualifies for it, so an emptied cart does not keep a code for whatever is added next. Gives the code it
+ * dropped, or null.
  */
-export async function dropCodeCoveringNothing(db: DB, userId: string): Promise<void> {
+export async function dropCodeCoveringNothing(db: DB, userId: string): Promise<string | null> {
   const coupon = await appliedCoupon(db, userId)
-  if (!coupon) return
+  if (!coupon) return null
   const lines = await listCartLines(db, userId)
   const priced = lines.length > 0 ? await priceCart(db, userId, coupon, lines) : null
-  if (!priced || (!priced.ok && priced.refusal === 'nothingApplies')) await removeFromCart(db, userId)
+  if (priced && (priced.ok || priced.refusal !== 'nothingApplies')) return null
+  return (await removeFromCart(db, userId)) ? coupon.code : null
 }
 
-/** Removing a line: the code goes too when nothing left in the cart qualifies for it. */
+/**
+ * Removing a line: the code goes too when nothing left in the cart qualifies for it, and the answer names it so the
+ * cart can say so (`droppedCode`), not leave the buyer to find the discount gone.
+ */
 export async function removeLine(db: DB, userId: string, itemId: string) {
   const removed = await removeCartItem(db, userId, itemId)
   if (!removed) throw new DomainError('not_found', 'Item not found in your cart')
-  await dropCodeCoveringNothing(db, userId)
-  return { removed }
+  return { removed, droppedCode: await dropCodeCoveringNothing(db, userId) }
+}
+
+/** A refusal of the cart's code (used up, expired, …), as quoting or reserving it throws. */
+function isCodeRefusal(error: unknown): error is DomainError {
+  return (
+    isDomainError(error) &&
+    error.field === 'code' &&
+    (Object.values(COUPON_REFUSALS) as string[]).includes(error.message)
+  )
+}
+
+/**
+ * A checkout the cart's code refused (used up by another buyer or expired since the page showed it): the code cannot
+ * be used for this order, so it leaves the cart, and the refusal says so. The payment page then reloads the cart and
+ * shows the price without it, where the code would otherwise refuse every retry (decision 0145). Anything else is
+ * thrown as it was.
+ */
+export async function dropRefusedCode(db: DB, userId: string, error: unknown): Promise<never> {
+  if (!isCodeRefusal(error)) throw error
+  const coupon = await appliedCoupon(db, userId)
+  if (!coupon || !(await removeFromCart(db, userId))) throw error
+  throw new DomainError(error.kind, codeRemovedAtCheckout(error.message, coupon.code), { field: 'code', cause: error })
 }
 
 export interface CouponCartView {

@@ -1,6 +1,7 @@
 // Starting a checkout. The client chooses only the currency group of its cart, the method and the invoice details;
 // orders/ builds (or reuses) the cart's one pending order, and this asks Stripe, PayPal or the bank details for the
-// next step. A pending order of another rail or an older cart is retired first (its Stripe session expired).
+// next step. A pending order of another rail or an older cart is retired first (its Stripe session expired); the cart
+// stays as the buyer left it, and a cart that no longer comes to the total the page showed is refused (decision 0145).
 import type { Currency } from '../../src-shared/money.ts'
 import {
   type BillingDetails,
@@ -24,6 +25,7 @@ import { sendBankDetails } from './bank-transfer-mail.ts'
 import { listCartLines } from './cart-lines.ts'
 import { openCartOrder } from './cart-order.ts'
 import { checkoutSessionParams } from './checkout-session.ts'
+import { dropRefusedCode } from './coupon-cart.ts'
 import { markPaid } from './pay-order.ts'
 
 /** Each start may create an order: generous for a shopper, tight for a script. */
@@ -41,7 +43,14 @@ export interface CheckoutDeps {
 export async function startCheckout(
   deps: CheckoutDeps,
   buyer: { id: string; email: string },
-  input: { currency: Currency; method: CheckoutMethodValue; billing?: BillingDetails; remindMe?: boolean },
+  input: {
+    currency: Currency
+    method: CheckoutMethodValue
+    billing?: BillingDetails
+    remindMe?: boolean
+    /** The total the payment page showed: a cart that now comes to another is refused (decision 0145). */
+    shownTotalMinor?: number
+  },
 ) {
   const { db, payments } = deps
   if (
@@ -66,11 +75,13 @@ export async function startCheckout(
   // One live subscription per user, whatever the client sends (fulfilment keeps it so under races too).
   if (buysPlan && (await liveSubscriptionOf(db, buyer.id))) throw new DomainError('conflict', PAYMENT_MESSAGES.hasPlan)
   const trial = !(await hasHadSubscription(db, buyer.id))
-  let order = await cartOrder(deps, buyer.id, input)
+  // A code refused now (used up meanwhile…) leaves the cart with the refusal, so the page can show the price without it.
+  const open = () => cartOrder(deps, buyer.id, input).catch((error: unknown) => dropRefusedCode(db, buyer.id, error))
+  let order = await open()
   if (input.method === 'card' && order.stripeSessionId) {
     const url = await openSessionUrl(db, payments.stripe!, order)
     if (url) return { method: 'card' as const, ...summaryOf(order), url }
-    order = await cartOrder(deps, buyer.id, input) // the old session had closed: a fresh order
+    order = await open() // the old session had closed: a fresh order
   }
   const summary = summaryOf(order)
   // Checkout recovery (flows/checkout-recovery.ts): only with the buyer's tick, and never for a free order.
@@ -102,7 +113,7 @@ export async function startCheckout(
 async function cartOrder(
   deps: CheckoutDeps,
   userId: string,
-  input: { currency: Currency; method: CheckoutMethodValue; billing?: BillingDetails },
+  input: { currency: Currency; method: CheckoutMethodValue; billing?: BillingDetails; shownTotalMinor?: number },
 ): Promise<CreatedOrder> {
   const bank = deps.payments.bank
   const request = {

@@ -95,6 +95,11 @@ export interface NewOrder {
   billing?: Billing
   /** Runs in the creating transaction for a new order (e.g. the e-mail with the bank details). */
   onCreated?: (trx: DB, order: CreatedOrder) => Promise<void>
+  /**
+   * The total the payment page showed the buyer: a cart that now comes to another amount is refused before any order
+   * is made or reused, so the buyer is never charged what they were not shown (decision 0145).
+   */
+  shownTotalMinor?: number
 }
 
 /** The pending order of the user's cart in that currency, locked: the cart's one order. */
@@ -153,6 +158,13 @@ async function openInTransaction(trx: Transaction<Database>, input: NewOrder): P
   const lines = (await input.cart.lines(trx, userId)).filter((line) => line.currency === currency)
   const discount = lines.length > 0 ? ((await input.coupon?.quote(trx, userId, currency, lines)) ?? null) : null
   const priced = lines.map((line, index) => ({ ...line, discountMinor: discount?.perLine[index] ?? 0 }))
+  const subtotal = lines.reduce((sum, line) => sum + line.priceMinor, 0)
+  const discountMinor = priced.reduce((sum, line) => sum + line.discountMinor, 0)
+  const total = subtotal - discountMinor
+  // An empty group has nothing to compare (a PayPal order that took the lines is handed back below).
+  if (input.shownTotalMinor !== undefined && lines.length > 0 && total !== input.shownTotalMinor) {
+    throw new DomainError('conflict', PAYMENT_MESSAGES.totalChanged)
+  }
   const existing = await lockPendingOrder(trx, userId, currency)
   if (existing) {
     const held = await orderCheckoutLines(trx, existing.id)
@@ -173,9 +185,6 @@ async function openInTransaction(trx: Transaction<Database>, input: NewOrder): P
     return { kind: 'order', order }
   }
   if (lines.length === 0) throw new DomainError('invalid', CART_MESSAGES.empty)
-  const subtotal = lines.reduce((sum, line) => sum + line.priceMinor, 0)
-  const discountMinor = priced.reduce((sum, line) => sum + line.discountMinor, 0)
-  const total = subtotal - discountMinor
   if (method === 'free' && total > 0) throw new DomainError('invalid', PAYMENT_MESSAGES.notFree)
   const reference = orderReference(input.referencePrefix)
   const order = await insertPendingOrder(trx, {

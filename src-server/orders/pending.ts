@@ -70,18 +70,34 @@ export async function expireUnpaidTransfer(db: DB, orderId: string): Promise<boo
   return moveOrder(db, orderId, 'expireUnpaidTransfer', { expired_at: clock.now() })
 }
 
-/** Checkout started again with another cart or rail: the old pending order gives way (its lines stay in the cart). */
+/**
+ * Only a PayPal order took its lines out of the cart when it was made (it is paid away from the site). A pending card
+ * or bank-transfer order left them there, so the cart already is what the buyer kept: a line they removed since must
+ * not come back when the order closes (decision 0145: it was charged with the next checkout).
+ */
+const tookLinesOut = (order: { method: string }) => order.method === 'paypal'
+
+/**
+ * Checkout started again with another cart or rail: the old pending order gives way. The cart the buyer sees is the
+ * truth at checkout start, so nothing of the old order is put back into it (decision 0145).
+ */
 export async function replacePendingOrder(db: DB, orderId: string, cart: PendingCart): Promise<boolean> {
   return inTransaction(db, async (trx) => {
     const order = await lockOrder(trx, orderId)
     if (order?.status !== 'pending') return false
     const moved = await moveOrder(trx, order.id, 'replace', { cancelled_at: clock.now() })
-    if (moved) await cart.giveBack(trx, order.user_id, await listOrderLines(trx, order.id), orderCurrency(order))
+    // Never reached for PayPal today (checkout asks the buyer to cancel that order first); kept so it stays right.
+    if (moved && tookLinesOut(order)) {
+      await cart.giveBack(trx, order.user_id, await listOrderLines(trx, order.id), orderCurrency(order))
+    }
     return moved
   })
 }
 
-/** The buyer cancels their pending order (cart page, /account); its lines go back into the cart. */
+/**
+ * The buyer cancels their pending order (cart page, /account). A PayPal order's lines go back into the cart; a card or
+ * bank-transfer order's never left it, and lines removed since stay removed (decision 0145).
+ */
 export async function cancelByBuyer(db: DB, userId: string, orderId: string, cart: PendingCart): Promise<void> {
   await inTransaction(db, async (trx) => {
     const order = await lockOrder(trx, orderId, userId)
@@ -98,6 +114,8 @@ export async function cancelByBuyer(db: DB, userId: string, orderId: string, car
       .where('id', '=', order.id)
       .executeTakeFirstOrThrow()
     // A renewal order was never in the cart: nothing goes back.
-    if (source === 'cart') await cart.giveBack(trx, userId, await listOrderLines(trx, order.id), orderCurrency(order))
+    if (source === 'cart' && tookLinesOut(order)) {
+      await cart.giveBack(trx, userId, await listOrderLines(trx, order.id), orderCurrency(order))
+    }
   })
 }

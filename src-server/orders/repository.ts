@@ -14,7 +14,7 @@ export async function listOrdersForUser(db: DB, userId: string) {
   const orders = await db
     .selectFrom('orders')
     .select(['id', 'reference', 'currency', 'method', 'status', 'total_minor', 'refunded_minor', 'created_at'])
-    .select(['paid_at', 'stripe_session_id'])
+    .select(['paid_at', 'stripe_session_id', 'source'])
     .where('user_id', '=', userId)
     .orderBy('created_at', 'desc')
     .limit(HISTORY_LIMIT)
@@ -59,6 +59,8 @@ export async function listOrdersForUser(db: DB, userId: string) {
       paidAt: order.paid_at?.toISOString() ?? null,
       /** A pending card order whose Stripe page may still be open: /account offers Resume payment. */
       resumable: order.status === 'pending' && order.method === 'card' && Boolean(order.stripe_session_id),
+      /** The cart's own order (not a gift nor a membership renewal): the cart page shows it while it is pending. */
+      fromCart: order.source === 'cart',
       invoice: invoice ? { id: invoice.id, number: invoice.number } : null,
       /** The invoices of the plan's or the monthly service's later payments, billed by the subscription it started. */
       renewalInvoices: renewalInvoices

@@ -22,7 +22,7 @@ export const paymentsRouter = router({
     .input(orderIdInput)
     .mutation(({ ctx, input }) => resumeCheckout(ctx.db, ctx.stripe, ctx.user.id, input.orderId)),
 
-  /** /account or the cart page → Cancel: the pending order closes, its lines return to the cart. */
+  /** /account or the cart page → Cancel: the pending order closes (a PayPal order's lines return to the cart). */
   cancelOrder: authedProcedure
     .input(orderIdInput)
     .mutation(({ ctx, input }) => cancelPendingOrder(ctx.db, ctx.stripe, ctx.user.id, input.orderId)),

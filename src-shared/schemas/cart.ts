@@ -67,6 +67,11 @@ export const startCheckoutInput = z.strictObject({
   billing: billingDetailsInput.optional(),
   /** "E-mail me a reminder about this cart": offered at checkout, never pre-ticked (issue 32). */
   remindMe: z.boolean().optional(),
+  /**
+   * The total (in minor units of `currency`) the payment page showed: the server refuses a checkout whose cart now
+   * comes to another amount (decision 0145). The payment page always sends it.
+   */
+  shownTotalMinor: z.number().int().nonnegative().optional(),
 })
 
 export const orderIdInput = z.strictObject({ orderId: z.uuid() })

@@ -194,3 +194,39 @@ test('a bundle taken off sale by a course sold only in pounds says so in the stu
   await expect(row).not.toContainText('instead of')
   await expect(row.getByRole('link', { name: 'View' })).toHaveCount(0)
 })
+
+test('a buyer who owns every course of a bundle is told so, with no button the server would refuse', async ({
+  page,
+  db,
+  baseURL,
+}) => {
+  const stamp = Date.now().toString(36)
+  const creator = await createCreator(db, { plan: 'pro' })
+  const held = [
+    await ownedCourse(db, creator.id, 3000, `Held One ${stamp}`),
+    await ownedCourse(db, creator.id, 2000, `Held Two ${stamp}`),
+  ]
+  const bundle = await seedBundle(db, { courseIds: held.map((course) => course.id), priceMinor: 4000 })
+  const buyer = await createUser(db)
+  await db
+    .insertInto('access_grants')
+    .values(
+      held.map((course) => ({
+        user_id: buyer.id,
+        kind: 'course' as const,
+        course_id: course.id,
+        source: 'staff' as const,
+        starts_at: new Date(Date.now() - 60_000),
+      })),
+    )
+    .execute()
+  await signInAs(page, baseURL!, db, buyer)
+  await page.goto(`/bundles/${bundle.slug}`)
+  const aside = page.getByRole('complementary', { name: 'Buy this bundle' })
+  await expect(aside.getByTestId('bundle-owned')).toContainText('You own every course in this bundle.')
+  await expect(aside.getByRole('link', { name: 'Find them in My Courses' })).toHaveAttribute(
+    'href',
+    '/account#my-courses',
+  )
+  await expect(aside.getByRole('button')).toHaveCount(0)
+})

@@ -284,6 +284,65 @@ test.describe('cart and checkout', () => {
     ).toBeVisible()
   })
 
+  // Decision 0145: back from Stripe's page with a changed cart, the shopper was charged for the removed course too.
+  test('back from the card page, a removed course is not charged: the cart shows the payment in progress', async ({
+    page,
+    login,
+    db,
+  }) => {
+    test.setTimeout(60_000)
+    const user = await login()
+    const [first, second] = await db
+      .selectFrom('courses')
+      .select(['id', 'title', 'price_minor'])
+      .where('status', '=', 'published')
+      .where('currency', '=', 'USD')
+      .where('price_minor', '>', 0)
+      .orderBy('price_minor', 'desc')
+      .limit(2)
+      .execute()
+    await addCartItem(db, user.id, { kind: 'course', courseId: first!.id })
+    const usd = (minor: number) => `USD ${(minor / 100).toFixed(2)}`
+
+    await page.goto('/payment')
+    await page.getByRole('radio', { name: /Credit \/ Debit Card/ }).check()
+    await page.getByRole('button', { name: `Pay ${formatMoney(first!.price_minor, 'USD')}` }).click()
+    await expect(page.getByRole('heading', { name: 'Fake Stripe Checkout' })).toBeVisible()
+    await expect(page.getByText(`Total: ${usd(first!.price_minor)}`)).toBeVisible()
+
+    // Browser Back, then the cart: the payment still open at Stripe is named, with what it is for.
+    await page.goBack()
+    await page.goto('/cart')
+    const reference = (
+      await db.selectFrom('orders').select('reference').where('user_id', '=', user.id).executeTakeFirstOrThrow()
+    ).reference
+    const inProgress = page.getByTestId(`pending-card-${reference}`)
+    await expect(inProgress).toContainText(`card payment in progress for ${first!.title}`)
+    await expect(inProgress.getByRole('button', { name: 'Resume payment' })).toBeVisible()
+    await page.getByRole('button', { name: `Remove ${first!.title}` }).click()
+    await expect(page.getByRole('heading', { name: CART_MESSAGES.empty })).toBeVisible()
+
+    await addCartItem(db, user.id, { kind: 'course', courseId: second!.id })
+    await page.goto('/cart')
+    await expect(page.getByTestId('cart-item')).toHaveCount(1)
+    await page.getByRole('button', { name: 'Proceed to Checkout' }).click()
+    await page.getByRole('radio', { name: /Credit \/ Debit Card/ }).check()
+    await page.getByRole('button', { name: `Pay ${formatMoney(second!.price_minor, 'USD')}` }).click()
+    await expect(page.getByRole('heading', { name: 'Fake Stripe Checkout' })).toBeVisible()
+    // Stripe's page asks for the amount the cart and Pay showed, not the removed course's on top.
+    await expect(page.getByText(`Total: ${usd(second!.price_minor)}`)).toBeVisible()
+    const orders = await db
+      .selectFrom('orders')
+      .select(['status', 'total_minor'])
+      .where('user_id', '=', user.id)
+      .orderBy('created_at')
+      .execute()
+    expect(orders).toEqual([
+      { status: 'cancelled', total_minor: first!.price_minor },
+      { status: 'pending', total_minor: second!.price_minor },
+    ])
+  })
+
   test('the Course Preview dialog adds to cart and the card follows', async ({ page, login }) => {
     await login()
     await page.goto('/')

@@ -1,9 +1,16 @@
 // Coupons in the browser: staff create a 20 % code limited to 2 uses at /admin/coupons; two buyers apply it on the
 // cart (any case), see the discount per line and in the totals, and check out by bank transfer; a third is told the
-// code is used up. The expiry that gives a use back, the invoice, refund and earnings amounts are covered by
-// tests/integration/promotions/coupons.test.ts.
+// code is used up, then loses another code's last use to a rival while on the payment page. The expiry that gives a
+// use back, the invoice, refund and earnings amounts are covered by tests/integration/promotions/coupons.test.ts.
 import { randomBytes } from 'node:crypto'
+import { addCartItem } from '../../src-server/cart/repository.ts'
+import { createFromCart } from '../../src-server/flows/cart-order.ts'
+import { applyCoupon } from '../../src-server/flows/coupon-cart.ts'
+import { createCoupon } from '../../src-server/promotions/coupons.ts'
 import { formatMoney } from '../../src-shared/money.ts'
+import { COUPON_REFUSALS, codeRemovedAtCheckout } from '../../src-shared/promotions.ts'
+import { couponInput } from '../../src-shared/schemas/promotions.ts'
+import { createUser } from '../support/factories.ts'
 import { expect, test } from './fixtures.ts'
 
 test('a 20 % code limited to 2 uses: two buyers get it, the third is told it is used up', async ({
@@ -24,7 +31,7 @@ test('a 20 % code limited to 2 uses: two buyers get it, the third is told it is 
   const discount = Math.floor((course.price_minor * 20 + 50) / 100)
   const paid = course.price_minor - discount
 
-  await login({ role: 'editor' })
+  const editorUser = await login({ role: 'editor' })
   await page.goto('/admin/coupons')
   const editor = page.getByRole('form', { name: 'New coupon' })
   // Hostile input is refused with a reason under the field.
@@ -68,4 +75,30 @@ test('a 20 % code limited to 2 uses: two buyers get it, the third is told it is 
   await page.getByRole('button', { name: 'Apply code' }).click()
   await expect(page.getByText('This code has been used up').first()).toBeVisible()
   await expect(page.getByTestId('total-USD')).toHaveText(formatMoney(course.price_minor, 'USD'))
+
+  // Decision 0145: a code's last use goes to another buyer while this one is on the payment page. Pay says the code
+  // was removed and the page shows the full price (it kept the discount, and every retry was refused).
+  const lastOne = `LAST${randomBytes(3).toString('hex').toUpperCase()}`
+  const limited = { code: lastOne, kind: 'percent', percentOff: 20, appliesTo: 'everything', maxUses: 1 }
+  await createCoupon(db, couponInput.parse(limited), editorUser.id)
+  await page.getByRole('textbox', { name: 'Coupon code' }).fill(lastOne)
+  await page.getByRole('button', { name: 'Apply code' }).click()
+  await expect(page.getByTestId('coupon-applied')).toContainText(`Code ${lastOne} applied`)
+  await page.getByRole('button', { name: 'Proceed to Checkout' }).click()
+  await page.getByRole('radio', { name: /Bank Transfer/ }).check()
+  await expect(page.getByRole('button', { name: `Pay ${formatMoney(paid, 'USD')}` })).toBeVisible()
+  const rival = await createUser(db)
+  await addCartItem(db, rival.id, { kind: 'course', courseId: course.id })
+  await applyCoupon(db, rival.id, lastOne)
+  await createFromCart(db, { userId: rival.id, currency: 'USD', method: 'bank_transfer', referencePrefix: 'SF' })
+  await page.getByRole('button', { name: `Pay ${formatMoney(paid, 'USD')}` }).click()
+  await expect(page.getByText(codeRemovedAtCheckout(COUPON_REFUSALS.usedUp, lastOne))).toBeVisible()
+  await page.getByRole('button', { name: `Pay ${formatMoney(course.price_minor, 'USD')}` }).click()
+  await expect(page.getByRole('dialog', { name: 'Bank Transfer Details' })).toBeVisible()
+  const order = await db
+    .selectFrom('orders')
+    .select(['total_minor', 'coupon_code'])
+    .where('user_id', '=', third.id)
+    .executeTakeFirstOrThrow()
+  expect(order).toEqual({ total_minor: course.price_minor, coupon_code: null })
 })

@@ -254,7 +254,7 @@ describe('cart', () => {
     await caller.cart.add({ kind: 'plan', planId: 'pro', billingCycle: 'monthly' })
     const first = (await cartRows(user.id))[0]!
     await expect(otherCaller.cart.remove({ itemId: first.id })).rejects.toMatchObject({ code: 'NOT_FOUND' })
-    expect(await caller.cart.remove({ itemId: first.id })).toEqual({ removed: true })
+    expect(await caller.cart.remove({ itemId: first.id })).toEqual({ removed: true, droppedCode: null })
     expect(await cartRows(user.id)).toHaveLength(1)
     expect(await caller.cart.clear()).toEqual({ removed: 1 })
     expect(await caller.cart.list()).toEqual({ items: [], totals: [], count: 0, coupon: null })

@@ -1,8 +1,8 @@
 // Money and state rules of paying and retiring an order that the webhook tests let go (found by mutation testing,
 // issue 19): the tax Stripe charged becomes the order's tax and total, and the receipt's total, only when there was
 // tax; the payment's Stripe ids stay on the order; a paid order (even refunded or disputed) is never paid or
-// cancelled again; staff's cancel and checkout's replacement of a pending order record when and who, and give the
-// lines back to the cart once.
+// cancelled again; staff's cancel and checkout's replacement of a pending order record when and who; a replaced
+// PayPal order gives its lines back to the cart once, a card order leaves the cart as it is (decision 0145).
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { OrderStatus } from '../../../db/types.ts'
@@ -28,7 +28,7 @@ afterAll(() => database.close())
 
 let counter = 0
 /** A buyer's order for one course at $49.99 (4999), written straight into the tables. */
-async function buyerOrder(status: OrderStatus = 'pending', method: 'card' | 'bank_transfer' = 'card') {
+async function buyerOrder(status: OrderStatus = 'pending', method: 'card' | 'bank_transfer' | 'paypal' = 'card') {
   counter += 1
   const user = await createUser(db(), { firstName: 'Ada' })
   const course = await publishedCourse(db(), counter % 5)
@@ -180,13 +180,22 @@ describe("staff's cancel", () => {
 })
 
 describe("checkout replacing the cart's pending order", () => {
-  it('cancels the pending order (when recorded) and gives its lines back to the cart once', async () => {
-    const { user, course, id } = await buyerOrder('pending')
+  it('cancels the pending card order (when recorded) and leaves the cart as the buyer left it', async () => {
+    // The line is not in the cart: the buyer removed it after reaching Stripe's page (decision 0145).
+    const { user, id } = await buyerOrder('pending')
     const before = Date.now()
     expect(await replacePendingOrder(db(), id)).toBe(true)
     const replaced = await orderRow(id)
     expect(replaced.status).toBe('cancelled')
     expect(replaced.cancelled_at?.getTime()).toBeGreaterThanOrEqual(before - 1000)
+    expect(await cartKeys(user.id)).toEqual([])
+    expect(await replacePendingOrder(db(), id)).toBe(false)
+    expect(await cartKeys(user.id)).toEqual([])
+  })
+
+  it('gives a PayPal order’s lines (which it took out of the cart) back once', async () => {
+    const { user, course, id } = await buyerOrder('pending', 'paypal')
+    expect(await replacePendingOrder(db(), id)).toBe(true)
     expect(await cartKeys(user.id)).toEqual([`course:${course.id}`])
     expect(await replacePendingOrder(db(), id)).toBe(false)
     expect(await cartKeys(user.id)).toEqual([`course:${course.id}`])

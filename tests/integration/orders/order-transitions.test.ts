@@ -112,16 +112,25 @@ describe('the buyer cancels, and a checkout expires, under the lock', () => {
       .where('id', '=', id)
       .executeTakeFirstOrThrow()
 
-  it('cancels the buyer’s own pending order, records who and when, and puts its lines back in the cart', async () => {
-    const { user, orderId } = await pendingOrder('card', 20)
+  it('cancels the buyer’s own PayPal order, records who and when, and puts its lines back in the cart', async () => {
+    const { user, orderId } = await pendingOrder('paypal', 20)
     const lines = await db().selectFrom('order_items').select('item_key').where('order_id', '=', orderId).execute()
-    await db().deleteFrom('cart_items').where('user_id', '=', user.id).execute()
+    // PayPal took the lines out of the cart when the order was made.
+    expect(await cartKeys(user.id)).toEqual([])
     const before = Date.now()
     await cancelByBuyer(db(), user.id, orderId)
     const row = await orderRow(orderId)
     expect(row).toMatchObject({ status: 'cancelled', status_changed_by: user.id })
     expect(row.cancelled_at!.getTime()).toBeGreaterThanOrEqual(before - 1000)
     expect(await cartKeys(user.id)).toEqual(lines.map((line) => line.item_key))
+  })
+
+  it('cancels a card order and leaves the cart as the buyer left it (a line removed since stays out)', async () => {
+    const { user, orderId } = await pendingOrder('card', 23)
+    await db().deleteFrom('cart_items').where('user_id', '=', user.id).execute()
+    await cancelByBuyer(db(), user.id, orderId)
+    expect(await orderRow(orderId)).toMatchObject({ status: 'cancelled', status_changed_by: user.id })
+    expect(await cartKeys(user.id)).toEqual([])
   })
 
   it('does not find another buyer’s order', async () => {
