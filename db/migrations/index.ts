@@ -106,6 +106,7 @@ import * as m270000 from './2026_12_27_0000_signup_credentials.ts'
 import * as m280000 from './2026_12_28_0000_plan_change_quotes.ts'
 import * as m1229_0300 from './2026_12_29_0300_support_reply_mail_and_desk_choice.ts'
 import * as m1229_0400 from './2026_12_29_0400_uploads_for_a_course.ts'
+import * as m1230_0100 from './2026_12_30_0100_enterprise_webhooks_wording.ts'
 import * as m1230_0200 from './2026_12_30_0200_live_session_announcements.ts'
 import * as m1230_0600 from './2026_12_30_0600_gift_recipients.ts'
 
@@ -216,6 +217,7 @@ export const migrations: Record<string, Migration> = {
   '2026_12_28_0000_plan_change_quotes': m280000,
   '2026_12_29_0300_support_reply_mail_and_desk_choice': m1229_0300,
   '2026_12_29_0400_uploads_for_a_course': m1229_0400,
+  '2026_12_30_0100_enterprise_webhooks_wording': m1230_0100,
   '2026_12_30_0200_live_session_announcements': m1230_0200,
   '2026_12_30_0600_gift_recipients': m1230_0600,
 }

@@ -116,6 +116,18 @@ export async function courseGrant(db: DB, grantId: string) {
     .executeTakeFirst()
 }
 
+/** The course grants (live or revoked) order lines gave, with their holders: a refund's enrolment.revoked names them. */
+export async function courseGrantsOfLines(db: DB, orderItemIds: readonly string[]) {
+  if (orderItemIds.length === 0) return []
+  return db
+    .selectFrom('access_grants')
+    .select(['id', 'order_item_id', 'user_id'])
+    .where('order_item_id', 'in', [...orderItemIds])
+    .where('kind', '=', 'course')
+    .orderBy('id')
+    .execute()
+}
+
 /** How many learners hold at least one course now (a live course grant): the home page's active students. */
 export async function countCourseHolders(db: DB): Promise<number> {
   const row = await db

@@ -23,7 +23,7 @@ import { enqueueMail } from '../mail/outbox.ts'
 import { reserveAttempt } from '../security/attempts.ts'
 import { RATE_RULES, type RateLimiter } from '../security/rate-limit.ts'
 import { normaliseEmail } from '../users/email.ts'
-import { emitCourseEvent } from './webhook-events.ts'
+import { emitEnrolmentGranted } from './webhook-events.ts'
 
 export const ENROLMENT_INVITE_MAIL = 'course-enrolment-invite'
 export const INVALID_ENROLMENT_INVITE = 'This invitation link is invalid or has expired. Ask the school for a new one.'
@@ -48,12 +48,14 @@ export async function grantAsSchool(trx: DB, userId: string, courseId: string, o
   })
   const restored = given.created ? 0 : await restore(trx, { grantId: given.id })
   const created = given.created || restored > 0
+  // grantId: the enrolment's id, as these events carried it before they all named it enrolmentId (decision 0141).
   if (created) {
-    await emitCourseEvent(trx, courseId, 'enrolment.granted', {
-      learnerId: userId,
-      source: 'school',
-      grantId: given.id,
-    })
+    await emitEnrolmentGranted(
+      trx,
+      courseId,
+      { id: given.id, source: 'staff' },
+      { learnerId: userId, grantId: given.id },
+    )
   }
   return { id: given.id, created }
 }

@@ -5,7 +5,7 @@ import { grant } from '../access/ledger.ts'
 import { type DB, inTransaction } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { takeOutOfCart } from './cart-order.ts'
-import { emitCourseEvent } from './webhook-events.ts'
+import { emitEnrolmentGranted } from './webhook-events.ts'
 
 export const FREE_ENROLMENT_MESSAGES = {
   notFound: 'Course not found',
@@ -23,14 +23,12 @@ export async function enrolForFree(db: DB, userId: string, courseId: string) {
       .executeTakeFirst()
     if (!course) throw new DomainError('not_found', FREE_ENROLMENT_MESSAGES.notFound)
     if (course.price_minor !== 0) throw new DomainError('invalid', FREE_ENROLMENT_MESSAGES.notFree)
-    const { created } = await grant(trx, {
+    const { id, created } = await grant(trx, {
       userId,
       right: { kind: 'course', courseId: course.id },
       source: { kind: 'free_enrolment' },
     })
-    if (created) {
-      await emitCourseEvent(trx, course.id, 'enrolment.granted', { learnerId: userId, source: 'free_enrolment' })
-    }
+    if (created) await emitEnrolmentGranted(trx, course.id, { id, source: 'free_enrolment' }, { learnerId: userId })
     await takeOutOfCart(trx, userId, [`course:${course.id}`])
     return { courseId: course.id, title: course.title, created }
   })

@@ -40,7 +40,7 @@ import { premiumGrantedUntil } from '../subscriptions/premium.ts'
 import { liveSubscriptionOf } from '../subscriptions/repository.ts'
 import { userContact } from '../users/contact.ts'
 import { brandOfOrderLines } from './school-domain.ts'
-import { emitCourseEvent } from './webhook-events.ts'
+import { emitCourseEvent, emitEnrolmentGranted } from './webhook-events.ts'
 
 /** The gift's line and who sent it, as its e-mail and its claim page name them. */
 async function giftWords(db: DB, gift: Gift) {
@@ -263,10 +263,11 @@ async function claimLockedGift(trx: Transaction<Database>, gift: Gift, userId: s
     return { alreadyOwned: true as const, courseId, title: line.title }
   }
   if (!(await markClaimed(trx, gift.id, userId, now))) throw new DomainError('conflict', GIFT_MESSAGES.claimed)
-  const { created } = await grant(trx, { userId, right: { kind: 'course', courseId }, source, startsAt: now })
-  const common = { learnerId: userId, orderId: gift.order_id, orderItemId: gift.order_item_id }
-  await emitCourseEvent(trx, courseId, 'gift.claimed', { ...common, giftId: gift.id, buyerId: gift.buyer_id })
-  if (created) await emitCourseEvent(trx, courseId, 'enrolment.granted', { ...common, source: 'gift' })
+  const { id, created } = await grant(trx, { userId, right: { kind: 'course', courseId }, source, startsAt: now })
+  const common = { learnerId: userId, orderId: gift.order_id, orderItemId: gift.order_item_id, giftId: gift.id }
+  await emitCourseEvent(trx, courseId, 'gift.claimed', { ...common, buyerId: gift.buyer_id })
+  // The API lists the recipient's enrolment as a purchase (its source is the gift's order line): so does the event.
+  if (created) await emitEnrolmentGranted(trx, courseId, { id, source: 'order_item' }, common)
   return { courseId, title: line.title }
 }
 

@@ -6,7 +6,7 @@ import { grant, grantAll } from '../access/ledger.ts'
 import type { DB } from '../kernel/db.ts'
 import { startSubscription } from '../subscriptions/repository.ts'
 import { fulfilGiftOrder } from './gift-delivery.ts'
-import { emitCourseEvent } from './webhook-events.ts'
+import { emitEnrolmentGranted } from './webhook-events.ts'
 
 export interface PaidOrder {
   userId: string
@@ -42,13 +42,14 @@ export async function grantForPaidOrder(trx: DB, order: PaidOrder): Promise<void
     })),
   )
   for (const [index, line] of courseLines.entries()) {
-    if (!granted[index]?.created) continue
-    await emitCourseEvent(trx, line.course_id as string, 'enrolment.granted', {
-      learnerId: order.userId,
-      source: 'order',
-      orderId: order.orderId,
-      orderItemId: line.id,
-    })
+    const given = granted[index]
+    if (!given?.created) continue
+    await emitEnrolmentGranted(
+      trx,
+      line.course_id as string,
+      { id: given.id, source: 'order_item' },
+      { learnerId: order.userId, orderId: order.orderId, orderItemId: line.id },
+    )
   }
   for (const line of order.lines) {
     if (line.kind === 'service_package' && line.service_package_id) {

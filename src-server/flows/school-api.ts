@@ -19,6 +19,7 @@ import type {
   ApiOrderLine,
   grantEnrolmentBody,
 } from '../../src-shared/schemas/api-v1.ts'
+import { API_ENROLMENT_SOURCE } from '../../src-shared/schemas/api-v1.ts'
 import { courseGrant, knownLearner, ownerCourseGrantsAfter, ownerLearnersAfter } from '../access/course-holders.ts'
 import { revoke } from '../access/ledger.ts'
 import { courseOwners, ownerCoursesAfter } from '../catalog/creator-courses.ts'
@@ -164,13 +165,6 @@ export async function apiLearners(db: DB, caller: ApiCaller, page: PageRequest):
   )
 }
 
-const SOURCES = {
-  order_item: 'purchase',
-  subscription: 'subscription',
-  staff: 'school',
-  free_enrolment: 'free',
-} as const
-
 type GrantRow = Awaited<ReturnType<typeof ownerCourseGrantsAfter>>[number]
 
 function toEnrolment(row: GrantRow): ApiEnrolment {
@@ -178,7 +172,7 @@ function toEnrolment(row: GrantRow): ApiEnrolment {
     id: row.id,
     learner: { id: row.user_id, email: row.email },
     course_id: row.course_id as string,
-    source: SOURCES[row.source],
+    source: API_ENROLMENT_SOURCE[row.source],
     status: row.revoked_at ? 'revoked' : row.live ? 'active' : 'ended',
     starts_at: iso(row.starts_at),
     ends_at: row.ends_at ? iso(row.ends_at) : null,
@@ -307,7 +301,12 @@ export async function apiRevokeEnrolment(db: DB, caller: ApiCaller, grantId: str
   await inTransaction(db, async (trx) => {
     // Revoking a revoked enrolment changes nothing and tells the school's webhooks nothing.
     if ((await revoke(trx, { grantId }, 'cancellation', clock.now())) === 0) return
-    await emitCourseEvent(trx, courseId, 'enrolment.revoked', { learnerId: found.user_id, reason: 'school', grantId })
+    await emitCourseEvent(trx, courseId, 'enrolment.revoked', {
+      enrolmentId: grantId,
+      learnerId: found.user_id,
+      reason: 'school',
+      grantId,
+    })
   })
   return enrolmentById(db, caller, grantId, found.course_id)
 }

@@ -1,32 +1,38 @@
 // The one helper the flows call when something a school's webhooks report happens (decision 0061): in the caller's
 // transaction it writes a delivery per subscribed endpoint of the course's school, so the event is sent if and only
-// if the change commits. A course without a school, or a school without endpoints, costs one or two reads.
+// if the change commits. A course without a school, or a school without endpoints, costs one or two reads. Each
+// event's data is typed by its documented shape (WEBHOOK_EVENT_DATA, shown on /developers/api; decision 0141).
 
 import { lineNetMinor } from '../../src-shared/money.ts'
-import type { WebhookEventType } from '../../src-shared/schemas/webhooks.ts'
+import { API_ENROLMENT_SOURCE } from '../../src-shared/schemas/api-v1.ts'
+import type { WebhookEventData, WebhookEventType } from '../../src-shared/schemas/webhooks.ts'
+import { courseGrantsOfLines } from '../access/course-holders.ts'
 import { schoolById, schoolOfCourse } from '../creators/schools.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { newEventId, recordEvent } from '../webhooks/deliveries.ts'
 import { ownerPlanIncludes } from './creator-standing.ts'
 
-export async function emitCourseEvent(
+/** The events about one course (all but bundle.purchased), whose data names the course. */
+type CourseEventType = Exclude<WebhookEventType, 'bundle.purchased'>
+
+export async function emitCourseEvent<T extends CourseEventType>(
   trx: DB,
   courseId: string,
-  type: WebhookEventType,
-  data: Record<string, unknown>,
+  type: T,
+  data: Omit<WebhookEventData<T>, 'courseId'>,
 ): Promise<void> {
   const school = await schoolOfCourse(trx, courseId)
   if (!school) return
-  await emitSchoolEvent(trx, school.id, type, { courseId, ...data })
+  await emitSchoolEvent(trx, school.id, type, { courseId, ...data } as WebhookEventData<T>)
 }
 
 /** An event about several of a school's courses at once (a bundle), written for that school's endpoints. */
-async function emitSchoolEvent(
+async function emitSchoolEvent<T extends WebhookEventType>(
   trx: DB,
   schoolId: string,
-  type: WebhookEventType,
-  data: Record<string, unknown>,
+  type: T,
+  data: WebhookEventData<T>,
 ): Promise<void> {
   const timestamp = clock.now()
   // Webhooks are Enterprise's: a school whose owner's plan lapsed or went down sends none, as its page then hides the
@@ -74,7 +80,7 @@ export async function emitBundlesPaid(trx: DB, order: { id: string; userId: stri
       bundleTitle: group.title,
       orderId: order.id,
       learnerId: order.userId,
-      courseIds: group.lines.map((line) => line.course_id),
+      courseIds: group.lines.map((line) => line.course_id as string),
       orderItemIds: group.lines.map((line) => line.id),
       amountMinor: group.lines.reduce((sum, line) => sum + lineNetMinor(line), 0),
       currency: order.currency,
@@ -82,7 +88,11 @@ export async function emitBundlesPaid(trx: DB, order: { id: string; userId: stri
   }
 }
 
-/** order.refunded and enrolment.revoked for the course lines given back (refund or dispute); refunds settle a line once. */
+/**
+ * order.refunded and enrolment.revoked for the course lines given back (refund or dispute); refunds settle a line once.
+ * enrolment.revoked names the enrolment the line gave (the REST API's id) and its holder (a gift's recipient, not
+ * its buyer); a line that enrolled nobody (a gift not claimed yet) revokes no enrolment.
+ */
 export async function emitLinesGivenBack(
   trx: DB,
   orderItemIds: readonly string[],
@@ -96,15 +106,44 @@ export async function emitLinesGivenBack(
     .where('i.id', 'in', orderItemIds)
     .where('i.kind', '=', 'course')
     .execute()
+  const enrolments = await courseGrantsOfLines(
+    trx,
+    lines.map((line) => line.id),
+  )
   for (const line of lines) {
     if (!line.course_id) continue
-    const common = { orderId: line.order_id, orderItemId: line.id, learnerId: line.user_id }
+    const common = { orderId: line.order_id, orderItemId: line.id }
     await emitCourseEvent(trx, line.course_id, 'order.refunded', {
       ...common,
+      learnerId: line.user_id,
       amountMinor: lineNetMinor(line),
       currency: line.currency,
       cause,
     })
-    await emitCourseEvent(trx, line.course_id, 'enrolment.revoked', { ...common, reason: cause })
+    for (const enrolment of enrolments.filter((grant) => grant.order_item_id === line.id)) {
+      await emitCourseEvent(trx, line.course_id, 'enrolment.revoked', {
+        ...common,
+        enrolmentId: enrolment.id,
+        learnerId: enrolment.user_id,
+        reason: cause,
+      })
+    }
   }
+}
+
+/**
+ * enrolment.granted for a new (or given back) course grant: the REST API's id and name of its source
+ * (GET /api/v1/enrolments), so a receiver finds the enrolment the event is about (decision 0141).
+ */
+export async function emitEnrolmentGranted(
+  trx: DB,
+  courseId: string,
+  enrolment: { id: string; source: Exclude<keyof typeof API_ENROLMENT_SOURCE, 'subscription'> },
+  data: Omit<WebhookEventData<'enrolment.granted'>, 'courseId' | 'enrolmentId' | 'source'>,
+): Promise<void> {
+  await emitCourseEvent(trx, courseId, 'enrolment.granted', {
+    enrolmentId: enrolment.id,
+    source: API_ENROLMENT_SOURCE[enrolment.source],
+    ...data,
+  })
 }

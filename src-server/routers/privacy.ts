@@ -25,6 +25,8 @@ const CONFIRMED_ACTION_TEXT: Record<ConfirmedAction, string> = {
   'export-data': 'download a copy of your data',
   'link-school-sign-in': 'link a school’s sign-in to your account',
   'create-api-key': 'create an API key for a school',
+  'add-webhook-endpoint': 'add a webhook endpoint for a school',
+  'webhook-secret': 'reveal or rotate a webhook endpoint’s signing secret',
 }
 
 export const privacyRouter = router({

@@ -126,6 +126,17 @@ export const apiEnrolment = z
   })
   .meta({ id: 'Enrolment' })
 
+/**
+ * What the API calls each source of a course grant in the access ledger: GET /api/v1/enrolments, and the enrolment
+ * webhooks, which name the enrolment as the API does (decision 0141).
+ */
+export const API_ENROLMENT_SOURCE = {
+  order_item: 'purchase',
+  subscription: 'subscription',
+  staff: 'school',
+  free_enrolment: 'free',
+} as const satisfies Record<string, z.output<typeof apiEnrolment>['source']>
+
 export const apiOrderLine = z
   .object({
     id: z.string(),

@@ -19,12 +19,18 @@ export type DeleteAccountInput = ActionProofInput
 /** "Download my data" is confirmed with a fresh proof too: a copy of everything is worth as much as the account. */
 export const requestExportInput = actionProofInput
 
-/** Which action an e-mailed confirmation code is for (only the e-mail's wording differs). */
 /**
- * What an e-mailed confirmation code confirms: deleting the account, a data export, linking a school's sign-in,
- * creating a school's API key.
+ * What an e-mailed confirmation code confirms (only the e-mail's wording differs): deleting the account, a data export,
+ * linking a school's sign-in, creating a school's API key, adding a webhook endpoint, revealing or rotating its secret.
  */
-export const CONFIRMED_ACTIONS = ['delete-account', 'export-data', 'link-school-sign-in', 'create-api-key'] as const
+export const CONFIRMED_ACTIONS = [
+  'delete-account',
+  'export-data',
+  'link-school-sign-in',
+  'create-api-key',
+  'add-webhook-endpoint',
+  'webhook-secret',
+] as const
 export type ConfirmedAction = (typeof CONFIRMED_ACTIONS)[number]
 export const confirmationCodeInput = z
   .object({ action: z.enum(CONFIRMED_ACTIONS).default('delete-account') })

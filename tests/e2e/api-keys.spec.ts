@@ -57,6 +57,17 @@ test('an Enterprise owner creates a key, lists enrolments with it, revokes it an
 
   await page.getByRole('button', { name: 'I have copied it' }).click()
   await expect(shown).toBeHidden()
+  // Revoke asks first, as the webhooks page's Remove does (decision 0141): dismissed, the key stays active.
+  const asked: string[] = []
+  page.once('dialog', (dialog) => {
+    asked.push(dialog.message())
+    void dialog.dismiss()
+  })
+  await page.getByRole('button', { name: 'Revoke Enrolment sync' }).click()
+  await expect.poll(() => asked).toEqual(['Revoke the key “Enrolment sync”? Whatever uses it stops working at once.'])
+  await expect(page.getByRole('list', { name: 'API keys' })).toContainText('Active')
+  expect((await request.get('/api/v1/enrolments', { headers: { authorization: `Bearer ${key}` } })).status()).toBe(200)
+  page.once('dialog', (dialog) => void dialog.accept())
   await page.getByRole('button', { name: 'Revoke Enrolment sync' }).click()
   await expect(page.getByRole('list', { name: 'API keys' })).toContainText('Revoked')
 
@@ -109,6 +120,7 @@ test('with the keyboard, focus follows the new key, then the list, and stays in 
   await expect(page.getByRole('heading', { name: 'Your keys' })).toBeFocused()
 
   await page.getByRole('button', { name: 'Revoke Nightly export' }).focus()
+  page.once('dialog', (dialog) => void dialog.accept())
   await page.keyboard.press('Enter')
   await expect(page.getByRole('list', { name: 'API keys' })).toContainText('Revoked')
   await expect(page.getByRole('heading', { name: 'Your keys' })).toBeFocused()
@@ -212,6 +224,13 @@ test('the API reference page fits a phone and shows each scope as code', async (
   const row = page.getByRole('row').filter({ hasText: 'List the school’s courses' })
   await expect(row.locator('code').filter({ hasText: /^courses:read$/ })).toBeVisible()
   await expect(row).not.toContainText('`')
+  // The webhooks' events, each with its payload: an enrolment names the API's enrolment (decision 0141).
+  await expect(page.getByRole('heading', { name: 'Webhooks', level: 2 })).toBeVisible()
+  const granted = page.getByRole('table', { name: 'data of enrolment.granted' })
+  const field = (name: string) =>
+    granted.getByRole('row').filter({ has: page.getByRole('cell', { name, exact: true }) })
+  await expect(field('enrolmentId')).toContainText('The enrolment: id in GET /api/v1/enrolments')
+  await expect(field('source')).toContainText('"purchase" | "school" | "free"')
   // No sideways page scroll: the operations table scrolls inside its own box.
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
 })

@@ -72,6 +72,8 @@ test('a finance member creates their own key, reads orders with it, is refused c
   expect(enrolled).toEqual([])
 
   await page.getByRole('button', { name: 'I have copied it' }).click()
+  // Revoke asks first (decision 0141).
+  page.once('dialog', (dialog) => void dialog.accept())
   await page.getByRole('button', { name: 'Revoke Accounting export' }).click()
   await expect(list).toContainText('Revoked')
   const refused = await request.get('/api/v1/orders', { headers: auth })

@@ -430,6 +430,9 @@ test('pricing: the monthly/annual toggle changes the prices; the table names the
     'You + 3',
     'Unlimited',
   ])
+  // Webhooks come with Enterprise only, and the page says so (decision 0141).
+  await expect(page.getByRole('row', { name: /^API access, webhooks and single sign-on/ })).toBeVisible()
+  await expect(page.getByTestId('plan-card').nth(2)).toContainText('Full API access, webhooks and single sign-on')
   await page.getByRole('button', { name: 'Is there a free trial?' }).click()
   await expect(page.getByText(/7-day free trial, so you can build/)).toBeVisible()
   // The fee the creator's earnings are charged (10 % on Basic, 5 % on Pro), not "No".

@@ -22,6 +22,8 @@ async function filledEndpointForm(
   const form = page.getByRole('form', { name: 'Add an endpoint' })
   await form.getByLabel('Endpoint URL').fill(`http://127.0.0.1:9/${description.toLowerCase().replace(' ', '-')}`)
   await form.getByLabel('Description (optional)').fill(description)
+  // Adding an endpoint needs the password (decision 0141).
+  await form.getByLabel('Your password').fill(owner.password)
   return form
 }
 
@@ -75,6 +77,7 @@ test('with the keyboard, Revoke keeps focus while the key is revoked', async ({ 
   await slow(page, 'apiKeys.revoke')
   const revoke = page.getByRole('button', { name: 'Revoke Focus check' })
   await revoke.focus()
+  page.once('dialog', (dialog) => void dialog.accept())
   await page.keyboard.press('Enter')
   await expect(revoke).toBeFocused()
   await expect(revoke).toHaveAttribute('aria-disabled', 'true')
@@ -121,7 +124,7 @@ test('with the keyboard, a webhook’s Send test event keeps focus while and aft
   await expect(send).toBeFocused()
 })
 
-test('with the keyboard, Add endpoint keeps focus while and after the endpoint is added, and adds it once', async ({
+test('with the keyboard, Add endpoint keeps focus while the endpoint is added, adds it once, then shows its secret', async ({
   page,
   db,
   baseURL,
@@ -135,7 +138,8 @@ test('with the keyboard, Add endpoint keeps focus while and after the endpoint i
   await pressWhileBusy(page, add, { twice: true })
   await expect(page.getByRole('region', { name: 'Endpoint Focus add' })).toBeVisible()
   await expect(add).not.toHaveAttribute('aria-disabled')
-  await expect(add).toBeFocused()
+  // Added, its secret is shown once above the form, and focus goes to it (as a new API key's does).
+  await expect(page.getByRole('heading', { name: 'The signing secret of “Focus add”' })).toBeFocused()
   await expect(page.getByRole('region', { name: 'Endpoint Focus add' })).toHaveCount(1)
 })
 

@@ -47,7 +47,7 @@ export const plans: SeedPlan[] = [
       'Unlimited video storage',
       'White-label branding',
       'Unlimited team members with roles',
-      'Full API access and single sign-on',
+      'Full API access, webhooks and single sign-on',
       'Dedicated success manager',
       '24/7 priority support',
     ],
@@ -65,6 +65,6 @@ export const comparisonFeatures: SeedComparisonFeature[] = [
   { name: 'Advanced analytics', starter: false, professional: true, enterprise: true },
   // Besides the owner (creator-plans.ts): Basic has no co-instructors, Pro up to 3.
   { name: 'Team members', starter: 'Just you', professional: 'You + 3', enterprise: 'Unlimited' },
-  { name: 'API access and single sign-on', starter: false, professional: false, enterprise: true },
+  { name: 'API access, webhooks and single sign-on', starter: false, professional: false, enterprise: true },
   { name: 'Support', starter: 'Email', professional: 'Priority email', enterprise: '24/7 dedicated' },
 ]

@@ -1,18 +1,19 @@
 // A school's API keys (decision 0060), shared by the owner's /studio/api and a finance member's
 // /member/{schoolId}/api: create one (name, the scopes the caller's role allows, expiry, and a fresh proof — the
 // password, an app code or an e-mailed code, decision 0131; its secret shown once with Copy), list the keys the caller may see (the owner every key of the school, a member only their own: name, prefix,
-// scopes, last used, expiry, state) and revoke them. The server checks the role, the key's holder and the owner's plan
+// scopes, last used, expiry, state) and revoke them, once the browser's confirm says so (decision 0141). The server checks the role, the key's holder and the owner's plan
 // on every call (flows/school-api-keys.ts); this panel shows its answers.
 
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import {
   type ConfirmMethod,
   ProofFields,
   proofFromForm,
   usePrivacyCode,
 } from '#client/components/account/ProofFields.tsx'
+import { ShownOnce } from '#client/components/studio/ShownOnce.tsx'
 import { button } from '#client/components/ui/button.ts'
 import { useSubmitForm } from '#client/components/ui/field-errors.tsx'
 import { FormAlert, Options, SelectField, TextField } from '#client/components/ui/form.tsx'
@@ -20,7 +21,6 @@ import { TitledSection } from '#client/components/ui/layout.tsx'
 import { panel as card, panelHeading as heading } from '#client/components/ui/panel.ts'
 import { EmptyState, Spinner } from '#client/components/ui/states.tsx'
 import { reloadThenToast } from '#client/components/ui/toaster.tsx'
-import { useCopy } from '#client/components/ui/use-copy.ts'
 import { focusElement } from '#client/lib/focus.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
@@ -48,10 +48,14 @@ export function ApiKeysPanel({ schoolId }: { schoolId?: string }) {
   return (
     <>
       {created ? (
-        <NewKey
+        <ShownOnce
           key={created.key}
-          name={created.name}
+          id="new-key-heading"
+          title={`Your new key “${created.name}”`}
+          note="Copy it now: it is shown only once. We keep only a fingerprint of it."
           secret={created.key}
+          copyLabel="Copy key"
+          testId="new-api-key"
           onDone={() => {
             setCreated(null)
             // The panel (and the button pressed) goes: focus moves to the keys, where the new one is listed.
@@ -67,36 +71,6 @@ export function ApiKeysPanel({ schoolId }: { schoolId?: string }) {
       />
       <KeyList schoolId={schoolId} keys={data.keys} />
     </>
-  )
-}
-
-function NewKey({ name, secret, onDone }: { name: string; secret: string; onDone: () => void }) {
-  const { copied, copy } = useCopy()
-  // The key appears above the form whose button made it: focus (and a screen reader) goes to it.
-  useEffect(() => {
-    focusElement(document.getElementById('new-key-heading'))
-  }, [])
-  return (
-    <section aria-labelledby="new-key-heading" className={card}>
-      <h2 id="new-key-heading" className={heading}>
-        Your new key “{name}”
-      </h2>
-      <p>Copy it now: it is shown only once. We keep only a fingerprint of it.</p>
-      <code
-        data-testid="new-api-key"
-        className={css({ p: '3', bg: 'canvas', borderRadius: 'md', overflowWrap: 'anywhere', fontSize: 'sm' })}
-      >
-        {secret}
-      </code>
-      <div className={css({ display: 'flex', gap: '2', flexWrap: 'wrap' })}>
-        <button type="button" className={button({ variant: 'outline' })} onClick={() => void copy(secret)}>
-          {copied ? 'Copied' : 'Copy key'}
-        </button>
-        <button type="button" className={button()} onClick={onDone}>
-          I have copied it
-        </button>
-      </div>
-    </section>
   )
 }
 
@@ -238,9 +212,11 @@ function KeyList({ schoolId, keys }: { schoolId?: string; keys: KeyRow[] }) {
                   type="button"
                   // A long key name wraps rather than push a phone's page sideways.
                   className={cx(button({ variant: 'outline', size: 'sm', wrap: true }), css({ maxW: 'full' }))}
-                  {...whilePending(revoke.isPending, 'onClick', () =>
-                    revoke.mutate({ keyId: key.id, ...(schoolId ? { schoolId } : {}) }),
-                  )}
+                  // Asked first, as the webhooks page asks before Remove: a revoked key cannot be given back.
+                  {...whilePending(revoke.isPending, 'onClick', () => {
+                    if (window.confirm(`Revoke the key “${key.name}”? Whatever uses it stops working at once.`))
+                      revoke.mutate({ keyId: key.id, ...(schoolId ? { schoolId } : {}) })
+                  })}
                 >
                   Revoke {key.name}
                 </button>

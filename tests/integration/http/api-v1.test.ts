@@ -215,13 +215,14 @@ describe('tampered cursors', () => {
 })
 
 /**
- * The enrolment.granted and enrolment.revoked webhooks the school's own grants and revocations wrote (an endpoint
- * subscribed to both), as [type, source or reason, learner], oldest first.
+ * The enrolment.granted and enrolment.revoked webhooks the school's courses wrote (an endpoint subscribed to both), as
+ * [type, source or reason, learner, enrolment id], oldest first.
  */
 async function schoolEnrolmentEvents(owner: TestUser) {
   const endpoint = await (await callerAs(site.db, owner)).webhooks.create({
     url: 'http://127.0.0.1:9/hooks',
     eventTypes: ['enrolment.granted', 'enrolment.revoked'],
+    password: owner.password,
   } as never)
   return {
     events: async () => {
@@ -237,11 +238,15 @@ async function schoolEnrolmentEvents(owner: TestUser) {
           (row) =>
             row.payload as {
               type: string
-              data: { source?: string; reason?: string; learnerId: string; grantId?: string }
+              data: { source?: string; reason?: string; learnerId: string; enrolmentId: string }
             },
         )
-        .filter((payload) => payload.data.grantId)
-        .map((payload) => [payload.type, payload.data.source ?? payload.data.reason, payload.data.learnerId])
+        .map((payload) => [
+          payload.type,
+          payload.data.source ?? payload.data.reason,
+          payload.data.learnerId,
+          payload.data.enrolmentId,
+        ])
     },
   }
 }
@@ -286,15 +291,16 @@ describe('enrolments', () => {
     })
     expect([again.status, again.body.id, again.body.status]).toEqual([201, granted.body.id, 'active'])
 
-    // The school's webhooks heard each change once: the repeated grant changed nothing.
-    expect(await hooks.events()).toEqual([
-      ['enrolment.granted', 'school', learner.id],
-      ['enrolment.revoked', 'school', learner.id],
-      ['enrolment.granted', 'school', learner.id],
-    ])
-
     const bought = await listAfterWrite(`/enrolments?course_id=${sold.id}`, key)
     expect(bought.body.data[0]).toMatchObject({ source: 'purchase', learner: { id: learner.id } })
+    // The school's webhooks heard each change once (the repeated grant changed nothing), each naming the enrolment as
+    // the API lists it: its source and its id (decision 0141), the purchase's as well as the school's.
+    expect(await hooks.events()).toEqual([
+      ['enrolment.granted', 'purchase', learner.id, bought.body.data[0].id],
+      ['enrolment.granted', 'school', learner.id, granted.body.id],
+      ['enrolment.revoked', 'school', learner.id, granted.body.id],
+      ['enrolment.granted', 'school', learner.id, granted.body.id],
+    ])
     const refused = await api(`/enrolments/${bought.body.data[0].id}`, key, { method: 'DELETE' })
     expect([refused.status, refused.body.error.code]).toEqual([403, 'not_granted_by_school'])
   })

@@ -33,6 +33,7 @@ beforeAll(async () => {
     url: 'https://hooks.example.com/school',
     description: 'CRM',
     eventTypes: EVENTS as never,
+    password: owner.password,
   })
   endpointId = made.id
   // White label (decision 0063): the gift's e-mail comes under the school's name.
@@ -44,6 +45,7 @@ beforeAll(async () => {
       url: 'https://hooks.example.com/other',
       description: '',
       eventTypes: EVENTS as never,
+      password: bystander.password,
     })
   ).id
 }, 120_000)
@@ -124,10 +126,21 @@ describe('gift events', { timeout: 120_000 }, () => {
       buyerId: buyer.id,
       orderId: started.orderId,
     })
-    expect(ofType(claimed, 'enrolment.granted')[0]?.data).toMatchObject({
+    // The recipient's enrolment as the API lists it: a purchase (its source is the gift's order line), with its id.
+    const enrolment = await db()
+      .selectFrom('access_grants')
+      .select('id')
+      .where('user_id', '=', recipient.id)
+      .where('course_id', '=', course.id)
+      .executeTakeFirstOrThrow()
+    expect(ofType(claimed, 'enrolment.granted')[0]?.data).toEqual({
       courseId: course.id,
+      enrolmentId: enrolment.id,
       learnerId: recipient.id,
-      source: 'gift',
+      source: 'purchase',
+      giftId: gift.id,
+      orderId: started.orderId,
+      orderItemId: expect.any(String),
     })
   })
 })

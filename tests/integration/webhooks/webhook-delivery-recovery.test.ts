@@ -56,6 +56,7 @@ async function testDelivery() {
     url: receiver.url,
     description: 'CRM',
     eventTypes: ['order.paid'],
+    password: owner.password,
   } as never)
   const { deliveryId } = await caller.webhooks.sendTest({ endpointId })
   const { event_id } = await row(deliveryId)

@@ -2,15 +2,19 @@
 // every delivery with the reference library (standardwebhooks' Webhook.verify); events are written in the
 // transaction of the change (a paid order, a refund); failures back off for 3 days, then the endpoint is disabled
 // and its owner e-mailed; replay re-sends the same message; a rotated secret and the previous one both verify for
-// 24 hours; only an Enterprise school's owner manages endpoints.
+// 24 hours; only an Enterprise school's owner manages endpoints. Adding an endpoint, revealing and rotating its secret
+// need a fresh proof and mail the owner (decision 0141). Enrolment events name the enrolment as the REST API does.
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { TRPCError } from '@trpc/server'
 import { Webhook } from 'standardwebhooks'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { CONFIRM_MAIL_KIND } from '../../../src-server/auth/confirm-action.ts'
+import { enrolForFree } from '../../../src-server/flows/free-enrolment.ts'
 import { refundOrder } from '../../../src-server/flows/refunds.ts'
+import { apiEnrolments } from '../../../src-server/flows/school-api.ts'
 import { attemptWebhookDelivery, WEBHOOK_DISABLED_MAIL } from '../../../src-server/flows/webhook-delivery.ts'
-import { WEBHOOK_TOO_MANY_SENDS } from '../../../src-server/flows/webhooks.ts'
+import { WEBHOOK_SECRET_MAIL_KIND, WEBHOOK_TOO_MANY_SENDS } from '../../../src-server/flows/webhooks.ts'
 import * as clock from '../../../src-server/kernel/clock.ts'
 import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
 import { isPrivateAddress } from '../../../src-server/kernel/private-targets.ts'
@@ -18,6 +22,7 @@ import { latestMailTo } from '../../../src-server/mail/outbox.ts'
 import { relayDueDeliveries, retryDelaySeconds } from '../../../src-server/webhooks/deliveries.ts'
 import { postWebhook } from '../../../src-server/webhooks/send.ts'
 import { assertEndpointUrl } from '../../../src-server/webhooks/targets.ts'
+import { WEBHOOK_EVENT_DATA, type WebhookEventType } from '../../../src-shared/schemas/webhooks.ts'
 import { createCreator, createCreatorCourse, lapsePlan, restorePlan } from '../../support/creator-courses.ts'
 import { createTestDatabase } from '../../support/db.ts'
 import { sell } from '../../support/earnings.ts'
@@ -64,8 +69,33 @@ async function failure(promise: Promise<unknown>) {
 async function enterpriseEndpoint(eventTypes: string[] = ['order.paid', 'enrolment.granted']) {
   const owner = await createCreator(db(), { plan: 'enterprise' })
   const caller = await callerAs(db(), owner)
-  const { id, secret } = await caller.webhooks.create({ url: receiver.url, description: 'CRM', eventTypes } as never)
+  const { id, secret } = await caller.webhooks.create({
+    url: receiver.url,
+    description: 'CRM',
+    eventTypes,
+    password: owner.password,
+  } as never)
   return { owner, caller, endpointId: id, secret }
+}
+
+/**
+ * The owner's enrolments as GET /api/v1/enrolments lists them. The API holds a row back while an older transaction is
+ * open anywhere in the cluster (decision 0094): in a parallel run it may show a moment later, so wait for `count`.
+ */
+async function apiEnrolmentsOf(ownerId: string, count: number) {
+  const caller = { keyId: 'test', schoolId: 'test', ownerId, scopes: new Set(['enrolments:read']) }
+  const deadline = Date.now() + 15_000
+  for (;;) {
+    const { data } = await apiEnrolments(db(), caller, { limit: 100 })
+    if (data.length >= count || Date.now() > deadline) return data
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}
+
+/** The event's data as documented (/developers/api): every field known, of its type, none missing. */
+function documented(payload: unknown) {
+  const { type, data } = payload as { type: WebhookEventType; data: unknown }
+  return WEBHOOK_EVENT_DATA[type].strict().parse(data)
 }
 
 async function pendingDeliveries(endpointId: string) {
@@ -104,6 +134,19 @@ describe('signed deliveries', { timeout: 90_000 }, () => {
       type: 'order.paid',
       data: { courseId: course.id, orderId: sale.orderId, amountMinor: 4900, learnerId: sale.buyer.id },
     })
+    // The enrolment is named as the REST API names it: its id and its source (decision 0141).
+    const [enrolment] = await apiEnrolmentsOf(owner.id, 1)
+    expect(enrolment).toMatchObject({ course_id: course.id, source: 'purchase', learner: { id: sale.buyer.id } })
+    const granted = paid.find((row) => row.event_type === 'enrolment.granted')?.payload
+    expect(documented(granted)).toEqual({
+      courseId: course.id,
+      enrolmentId: enrolment?.id,
+      learnerId: sale.buyer.id,
+      source: 'purchase',
+      orderId: sale.orderId,
+      orderItemId: expect.any(String),
+    })
+    for (const row of paid) documented(row.payload)
 
     receiver.received.length = 0
     for (const row of paid) expect(await attemptWebhookDelivery(deps(), row.id)).toBe('delivered')
@@ -124,6 +167,12 @@ describe('signed deliveries', { timeout: 90_000 }, () => {
     const after = await pendingDeliveries(endpointId)
     const refundEvents = after.filter((row) => !row.delivered_at).map((row) => row.event_type)
     expect(refundEvents.sort()).toEqual(['enrolment.revoked', 'order.refunded'])
+    expect(documented(after.find((row) => row.event_type === 'enrolment.revoked')?.payload)).toMatchObject({
+      enrolmentId: enrolment?.id,
+      learnerId: sale.buyer.id,
+      reason: 'refund',
+    })
+    for (const row of after) documented(row.payload)
 
     const log = await caller.webhooks.deliveries({ endpointId })
     expect(log.filter((row) => row.status === 'delivered')).toHaveLength(2)
@@ -167,6 +216,23 @@ describe('signed deliveries', { timeout: 90_000 }, () => {
     ])
     const revoked = (await pendingDeliveries(endpointId)).filter((row) => row.event_type === 'enrolment.revoked')
     expect(revoked).toHaveLength(2)
+  })
+
+  it('a free course’s enrolment is named as the API names it: source free, the API’s enrolment id', async () => {
+    const { owner, endpointId } = await enterpriseEndpoint(['enrolment.granted'])
+    const created = await createCreatorCourse(db(), owner, { status: 'published' })
+    await db().updateTable('courses').set({ price_minor: 0 }).where('id', '=', created.id).execute()
+    const learner = await createUser(db())
+    await enrolForFree(db(), learner.id, created.id)
+    const [enrolment] = await apiEnrolmentsOf(owner.id, 1)
+    expect(enrolment).toMatchObject({ course_id: created.id, source: 'free' })
+    const [event] = await pendingDeliveries(endpointId)
+    expect(documented(event?.payload)).toEqual({
+      courseId: created.id,
+      enrolmentId: enrolment?.id,
+      learnerId: learner.id,
+      source: 'free',
+    })
   })
 
   it('an endpoint not subscribed to an event gets none; a school without endpoints costs nothing', async () => {
@@ -354,11 +420,11 @@ describe('replay and rotation', { timeout: 90_000 }, () => {
   })
 
   it('after a rotation both secrets verify for 24 hours, then only the new one', async () => {
-    const { caller, endpointId, secret: old } = await enterpriseEndpoint()
-    const { secret: rotated } = await caller.webhooks.rotateSecret({ endpointId })
+    const { owner, caller, endpointId, secret: old } = await enterpriseEndpoint()
+    const { secret: rotated } = await caller.webhooks.rotateSecret({ endpointId, password: owner.password })
     expect(rotated).toMatch(/^whsec_/)
     expect(rotated).not.toBe(old)
-    expect((await caller.webhooks.revealSecret({ endpointId })).secret).toBe(rotated)
+    expect((await caller.webhooks.revealSecret({ endpointId, password: owner.password })).secret).toBe(rotated)
 
     receiver.received.length = 0
     await attemptWebhookDelivery(deps(), (await caller.webhooks.sendTest({ endpointId })).deliveryId)
@@ -375,11 +441,103 @@ describe('replay and rotation', { timeout: 90_000 }, () => {
   })
 })
 
+describe('an endpoint and its secret need a fresh proof, and the owner is mailed (decision 0141)', {
+  timeout: 90_000,
+}, () => {
+  const secretMails = async (email: string) =>
+    (
+      await db()
+        .selectFrom('mail_outbox')
+        .select(['subject', 'text_body'])
+        .where('to_address', '=', email)
+        .where('kind', '=', WEBHOOK_SECRET_MAIL_KIND)
+        .orderBy('created_at')
+        .execute()
+    ).map((mail) => ({ subject: mail.subject, text: mail.text_body ?? '' }))
+
+  it('a second session of the owner’s adds no endpoint and sees no secret without the password; with it, the owner is told', async () => {
+    const owner = await createCreator(db(), { plan: 'enterprise' })
+    // A stolen cookie: it learns how to confirm, and is refused without the password, or with a wrong one.
+    const stolen = await callerAs(db(), owner)
+    expect((await stolen.webhooks.panel()).confirm).toEqual({ hasPassword: true, hasTwoFactor: false })
+    const adding = { url: receiver.url, description: 'Exfil', eventTypes: ['order.paid' as const] }
+    expect(await failure(stolen.webhooks.create(adding))).toBe(
+      'BAD_REQUEST: Enter your password, or a code from your authenticator app.',
+    )
+    expect(await failure(stolen.webhooks.create({ ...adding, password: 'not-the-password' }))).toBe(
+      'BAD_REQUEST: That password is not right.',
+    )
+    expect((await stolen.webhooks.panel()).endpoints).toEqual([])
+    expect(await secretMails(owner.email)).toEqual([])
+
+    const { id: endpointId, secret } = await stolen.webhooks.create({ ...adding, password: owner.password })
+    const school = await db()
+      .selectFrom('schools')
+      .select('name')
+      .where('owner_id', '=', owner.id)
+      .executeTakeFirstOrThrow()
+    const [added] = await secretMails(owner.email)
+    expect(added?.subject).toBe(`A new webhook endpoint for ${school.name}`)
+    expect(added?.text).toContain(`${owner.email} added a webhook endpoint`)
+    expect(added?.text).toContain(`url:         ${receiver.url}`)
+    expect(added?.text).toContain('events:      order.paid')
+    expect(added?.text).toContain('/studio/webhooks')
+
+    for (const step of ['revealSecret', 'rotateSecret'] as const) {
+      expect(await failure(stolen.webhooks[step]({ endpointId }))).toBe(
+        'BAD_REQUEST: Enter your password, or a code from your authenticator app.',
+      )
+      expect(await failure(stolen.webhooks[step]({ endpointId, password: 'not-the-password' }))).toBe(
+        'BAD_REQUEST: That password is not right.',
+      )
+    }
+    // Refused, the secret did not change and nobody was told of anything more.
+    expect(await secretMails(owner.email)).toHaveLength(1)
+    const revealed = await stolen.webhooks.revealSecret({ endpointId, password: owner.password })
+    expect(revealed.secret).toBe(secret)
+    const rotated = await stolen.webhooks.rotateSecret({ endpointId, password: owner.password })
+    expect(rotated.secret).not.toBe(secret)
+    const mails = await secretMails(owner.email)
+    expect(mails.map((mail) => mail.subject)).toEqual([
+      `A new webhook endpoint for ${school.name}`,
+      `A webhook signing secret was revealed for ${school.name}`,
+      `A webhook signing secret was rotated for ${school.name}`,
+    ])
+    // No secret is ever in a mail.
+    for (const mail of mails) for (const shown of [secret, rotated.secret]) expect(mail.text).not.toContain(shown)
+  })
+
+  it('an owner without a password confirms with an e-mailed code, used once', async () => {
+    const owner = await createCreator(db(), { plan: 'enterprise' })
+    // Signed up with Google: no password, so a code is e-mailed to confirm.
+    await db().updateTable('users').set({ password_hash: null }).where('id', '=', owner.id).execute()
+    const caller = await callerAs(db(), owner)
+    expect((await caller.webhooks.panel()).confirm).toEqual({ hasPassword: false, hasTwoFactor: false })
+    const adding = { url: receiver.url, eventTypes: ['order.paid' as const] }
+    expect(await failure(caller.webhooks.create(adding))).toBe('BAD_REQUEST: Enter the code we e-mailed you.')
+    const mailedCode = async (action: 'add-webhook-endpoint' | 'webhook-secret', says: string) => {
+      await caller.privacy.sendConfirmationCode({ action })
+      const mail = await latestMailTo(db(), owner.email, CONFIRM_MAIL_KIND)
+      expect(mail?.text_body).toContain(says)
+      return /^ {2}Code: ([a-z2-7]{13})$/m.exec(mail?.text_body ?? '')?.[1] as string
+    }
+    const code = await mailedCode('add-webhook-endpoint', 'add a webhook endpoint for a school')
+    const { id: endpointId } = await caller.webhooks.create({ ...adding, code })
+    expect(await failure(caller.webhooks.create({ ...adding, code }))).toBe(
+      'BAD_REQUEST: That code is not right, or it has expired. Ask for a new one.',
+    )
+    const secretCode = await mailedCode('webhook-secret', 'reveal or rotate a webhook endpoint’s signing secret')
+    expect((await caller.webhooks.revealSecret({ endpointId, code: secretCode })).secret).toMatch(/^whsec_/)
+    expect(await secretMails(owner.email)).toHaveLength(2)
+  })
+})
+
 describe('who may manage webhooks', { timeout: 90_000 }, () => {
   it('only an Enterprise school owner; a member is refused; another school sees nothing', async () => {
     const pro = await createCreator(db(), { plan: 'pro' })
     const asPro = await callerAs(db(), pro)
-    expect(await failure(asPro.webhooks.create({ url: receiver.url, eventTypes: ['order.paid'] } as never))).toMatch(
+    const proAdds = { url: receiver.url, eventTypes: ['order.paid'], password: pro.password }
+    expect(await failure(asPro.webhooks.create(proAdds as never))).toMatch(
       /^PRECONDITION_FAILED: Webhooks come with the Enterprise plan: see Pricing$/,
     )
     expect((await asPro.webhooks.panel()).included).toBe(false)
@@ -401,7 +559,8 @@ describe('who may manage webhooks', { timeout: 90_000 }, () => {
     const other = await createCreator(db(), { plan: 'enterprise' })
     const asOther = await callerAs(db(), other)
     expect(await failure(asOther.webhooks.sendTest({ endpointId }))).toMatch(/^NOT_FOUND/)
-    expect(await failure(asOther.webhooks.revealSecret({ endpointId }))).toMatch(/^NOT_FOUND/)
+    expect(await failure(asOther.webhooks.revealSecret({ endpointId, password: other.password }))).toMatch(/^NOT_FOUND/)
+    expect(await failure(asOther.webhooks.rotateSecret({ endpointId, password: other.password }))).toMatch(/^NOT_FOUND/)
     expect(await failure(asOther.webhooks.deliveries({ endpointId }))).toMatch(/^NOT_FOUND/)
     expect(await failure(callerAs(db(), null).then((c) => c.webhooks.panel()))).toMatch(/^UNAUTHORIZED/)
   })
