@@ -41,7 +41,7 @@ import { registerDocumentRoutes } from './http/order-documents.ts'
 import { registerPostImageRoutes } from './http/post-images.ts'
 import { registerRequestChecks } from './http/request-checks.ts'
 import { OneLineRequestLog } from './http/request-log.ts'
-import { isSchoolHost, registerSchoolHosts } from './http/school-hosts.ts'
+import { registerSchoolHosts, schoolHostKind } from './http/school-hosts.ts'
 import { registerSchoolSsoRoutes } from './http/school-sso.ts'
 import { registerSeoRoutes } from './http/seo.ts'
 import { registerServiceOrderRoutes } from './http/service-order-files.ts'
@@ -234,7 +234,7 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
   // One hook for what every request passes: X-Request-Id, the canonical host, a school's home, the security headers,
   // the cross-site check (http/request-checks.ts; issue 37).
   registerRequestChecks(app, {
-    canonicalHost: canonicalHostCheck(env, (host) => isSchoolHost(db, host)),
+    canonicalHost: canonicalHostCheck(env, (host) => schoolHostKind(db, host)),
     schoolHome: registerSchoolHosts(app, db, env.PUBLIC_URL),
     setHeaders: responseHeaders({
       secure: config.cookieSecure,

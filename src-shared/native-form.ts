@@ -13,6 +13,8 @@ export interface NativeFormResult {
   formError?: string
   /** The success message when it worked and the page shows it instead of redirecting. */
   done?: string
+  /** The school (slug) whose own sign-in is the way in instead: the log-in page offers its button. */
+  ssoSchool?: string
 }
 
 export const NATIVE_FORM_KEY = ['native-form-result'] as const

@@ -23,6 +23,14 @@ export function isServiceUnavailable(error: unknown): boolean {
   return error instanceof TRPCClientError && (error.data?.code === 'SERVICE_UNAVAILABLE' || httpStatus(error) === 503)
 }
 
+/**
+ * The school (slug) whose own single sign-on is the way in instead, when the server refused another for that reason
+ * (a member the school holds to it): the log-in page offers that school's sign-in button.
+ */
+export function ssoSchoolOf(error: unknown): string | undefined {
+  return error instanceof TRPCClientError ? (error.data?.ssoSchool as string | undefined) : undefined
+}
+
 /** The tRPC error code (UNAUTHORIZED, CONFLICT…) when the server sent one. */
 export function errorCode(error: unknown): string | undefined {
   return error instanceof TRPCClientError ? (error.data?.code as string | undefined) : undefined

@@ -10,6 +10,7 @@ import { SkipLink } from '../components/layout/SkipLink.tsx'
 import { AppToaster } from '../components/ui/toaster.tsx'
 import { brandQuery } from '../lib/brand.ts'
 import { sessionQuery } from '../lib/session.ts'
+import { keepToSchoolSite, siteQuery } from '../lib/site.ts'
 import type { Trpc } from '../lib/trpc.ts'
 
 export interface RouterContext {
@@ -24,6 +25,12 @@ export const Route = createRootRouteWithContext<RouterContext>()({
       { name: 'description', content: 'Courses, business services and subscription plans: learn, launch and grow.' },
     ],
   }),
+  // A link followed on a school's own domain to a page that is not the school's goes where the server sends such a
+  // page when it is loaded (lib/site.ts, decision 0143); on the server the first hook has decided already.
+  beforeLoad: async ({ context, location, preload }) => {
+    if (typeof window === 'undefined' || location.pathname.startsWith('/admin')) return
+    await keepToSchoolSite({ context, location, preload })
+  },
   // The shop header's data (who is signed in, the cart count, the Premium badge) starts with the page's own
   // loaders, in the same batched request, without holding the page up.
   // On the server they are awaited (in-process, a few ms), with what the page's buttons read for the visitor (the
@@ -36,6 +43,7 @@ export const Route = createRootRouteWithContext<RouterContext>()({
       queryClient.prefetchQuery(trpc.cart.count.queryOptions()),
       queryClient.prefetchQuery(trpc.purchases.entitlements.queryOptions()),
       queryClient.prefetchQuery(brandQuery(trpc, location.pathname)),
+      queryClient.prefetchQuery(siteQuery(trpc)),
     ])
     if (typeof window !== 'undefined') return
     await Promise.all([

@@ -14,7 +14,7 @@ import { loginFailure, useSignedIn } from '../components/auth/sign-in.ts'
 import { button } from '../components/ui/button.ts'
 import { CheckboxField, EmailField, FormAlert, PasswordField } from '../components/ui/form.tsx'
 import { Spinner } from '../components/ui/states.tsx'
-import { isClientError } from '../lib/errors.ts'
+import { isClientError, ssoSchoolOf } from '../lib/errors.ts'
 import { postedFields, useNativeFormResult } from '../lib/native-form.ts'
 import { optionalText, searchParams } from '../lib/search-params.ts'
 import { leaveIfSignedIn, loadSignInProviders } from '../lib/session.ts'
@@ -52,6 +52,8 @@ function LoginPage() {
     posted?.formError ?? (search.handoff === 'failed' ? AUTH_MESSAGES.handoffFailed : null),
   )
   const handedOff = usePasswordsHandedOff()
+  /** A member held to a school's single sign-on: that school's sign-in button comes with the refusal. */
+  const [ssoSchool, setSsoSchool] = useState<string | undefined>(posted?.ssoSchool)
   /** The address refused as not verified yet: the alert then offers a new link. */
   const [unverified, setUnverified] = useState<string | null>(
     posted?.formError === AUTH_MESSAGES.emailNotVerified ? (posted.values.email ?? null) : null,
@@ -66,6 +68,7 @@ function LoginPage() {
     const input = loginFields(postedFields(event.currentTarget))
     setError(null)
     setUnverified(null)
+    setSsoSchool(undefined)
     try {
       const user = await login.mutateAsync(input)
       // The account has a second factor: its code comes next, and only then the session.
@@ -76,6 +79,7 @@ function LoginPage() {
       const message = loginFailure(caught)
       setError(message)
       if (isClientError(caught) && message === AUTH_MESSAGES.emailNotVerified) setUnverified(input.email)
+      setSsoSchool(ssoSchoolOf(caught))
     }
   }
 
@@ -84,7 +88,7 @@ function LoginPage() {
       {/* Above the log-in form, not in it: the resend button submits a form of its own (forms do not nest). */}
       <FormAlert>{error}</FormAlert>
       {unverified ? <ResendVerification key={unverified} email={unverified} /> : null}
-      <SchoolSignIn slug={search.school} redirect={returnTo} />
+      <SchoolSignIn slug={ssoSchool ?? search.school} redirect={returnTo} />
       {handedOff ? (
         <HandedSignIn redirect={returnTo} />
       ) : (
@@ -95,7 +99,7 @@ function LoginPage() {
           remember={posted ? posted.values.remember === 'on' : undefined}
         />
       )}
-      {handedOff ? null : <PasskeySignIn onSignedIn={signedIn} />}
+      {handedOff ? null : <PasskeySignIn onSignedIn={signedIn} onSsoRequired={setSsoSchool} />}
       <SocialButtons redirect={returnTo} />
       <p className={css({ textAlign: 'center', fontSize: 'sm', color: 'fg.muted' })}>
         Don't have an account?{' '}

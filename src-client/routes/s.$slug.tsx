@@ -12,6 +12,7 @@ import { ProfilePhoto } from '#client/components/ui/SafeImage.tsx'
 import { EmptyState } from '#client/components/ui/states.tsx'
 import { brandQuery } from '#client/lib/brand.ts'
 import { SITE_NAME, seo } from '#client/lib/seo.ts'
+import { useSite } from '#client/lib/site.ts'
 import { formatMoney } from '#shared/money.ts'
 import { css, cx } from '#styled-system/css'
 
@@ -48,6 +49,7 @@ function SchoolPage() {
   const { trpc } = Route.useRouteContext()
   const { data: page } = useSuspenseQuery(trpc.schools.page.queryOptions({ slug }))
   const { data: sso } = useSuspenseQuery(trpc.schoolSso.forSchool.queryOptions({ slug }))
+  const site = useSite()
   if (!page) return <NotFound />
   return (
     <main>
@@ -113,13 +115,18 @@ function SchoolPage() {
               <li key={instructor.slug} className={css({ display: 'flex', gap: '3', alignItems: 'center' })}>
                 <ProfilePhoto src={instructor.image} alt="" size={56} />
                 <span>
-                  <Link
-                    to="/instructors/$slug"
-                    params={{ slug: instructor.slug }}
-                    className={css({ fontWeight: 'semibold', textDecoration: 'underline' })}
-                  >
-                    {instructor.name}
-                  </Link>
+                  {site ? (
+                    // An instructor's profile is the marketplace's page: a school's own site names them only.
+                    <span className={css({ fontWeight: 'semibold' })}>{instructor.name}</span>
+                  ) : (
+                    <Link
+                      to="/instructors/$slug"
+                      params={{ slug: instructor.slug }}
+                      className={css({ fontWeight: 'semibold', textDecoration: 'underline' })}
+                    >
+                      {instructor.name}
+                    </Link>
+                  )}
                   <span className={css({ display: 'block', color: 'fg.muted', fontSize: 'sm' })}>
                     {instructor.title}
                   </span>

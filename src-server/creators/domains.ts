@@ -89,19 +89,26 @@ export async function removeDomain(db: DB, schoolId: string): Promise<void> {
   await db.deleteFrom('school_domains').where('school_id', '=', schoolId).execute()
 }
 
-/** The school a verified hostname belongs to (with its slug and owner), or null. */
-export async function schoolOfVerifiedHost(
+/**
+ * The school a verified hostname belongs to (with its slug and owner), or null; and whether any school claims the
+ * name at all (verified or not, lapsed included): such a name may serve a school again once proved (decision 0143).
+ */
+export async function claimsOfHost(
   db: DB,
   hostname: string,
-): Promise<{ schoolId: string; slug: string; ownerId: string } | null> {
-  const row = await db
+): Promise<{ verified: { schoolId: string; slug: string; ownerId: string } | null; claimed: boolean }> {
+  const rows = await db
     .selectFrom('school_domains as d')
     .innerJoin('schools as s', 's.id', 'd.school_id')
-    .select(['s.id', 's.slug', 's.owner_id'])
+    .select(['s.id', 's.slug', 's.owner_id', 'd.verified_at'])
     .where('d.hostname', '=', hostname)
-    .where('d.verified_at', 'is not', null)
-    .executeTakeFirst()
-  return row ? { schoolId: row.id, slug: row.slug, ownerId: row.owner_id } : null
+    .execute()
+  // Verified names are unique (migration 2026_12_07_0000): at most one row has verified_at.
+  const row = rows.find((claim) => claim.verified_at !== null)
+  return {
+    verified: row ? { schoolId: row.id, slug: row.slug, ownerId: row.owner_id } : null,
+    claimed: rows.length > 0,
+  }
 }
 
 export interface SchoolBrand {
@@ -133,6 +140,16 @@ export async function saveBrand(
         .doUpdateSet({ display_name: values.displayName, brand_color: values.brandColor, updated_at: clock.now() }),
     )
     .execute()
+}
+
+/** Removes the school's brand (name, colour and logo); returns the logo's URL (the caller removes its file). */
+export async function removeBrand(db: DB, schoolId: string): Promise<string | null> {
+  const removed = await db
+    .deleteFrom('school_brands')
+    .where('school_id', '=', schoolId)
+    .returning('logo_url')
+    .executeTakeFirst()
+  return removed?.logo_url ?? null
 }
 
 /** Sets the logo of a saved brand; returns the previous logo's URL (the caller removes its file). */

@@ -13,12 +13,13 @@ import { checkTxtToken, type TxtLookup } from '../creators/dns-verify.ts'
 import {
   brandOfSchool,
   claimDomain,
+  claimsOfHost,
   domainOfSchool,
   recordDomainCheck,
+  removeBrand,
   removeDomain,
   type SchoolBrand,
   saveBrand,
-  schoolOfVerifiedHost,
   setBrandLogo,
 } from '../creators/domains.ts'
 import { schoolById, schoolBySlug, schoolOfCourse } from '../creators/schools.ts'
@@ -26,6 +27,7 @@ import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { hostnameOf, mainHostOf } from '../kernel/hosts.ts'
+import { bundleOwnerBySlug } from '../promotions/bundles.ts'
 import { currentSubscription } from '../subscriptions/premium.ts'
 import { assertPlanIncludes, ownerPlanIncludes } from './creator-standing.ts'
 import { domainView, onDomainLapse, verificationRecordName } from './school-domain-lapse.ts'
@@ -75,15 +77,16 @@ export async function addSchoolDomain(db: DB, userId: string, hostname: string, 
  * it (as when it lapses), and the host lookups are forgotten once the change commits, so it stops answering at once.
  */
 async function replaceSchoolHost(db: DB, schoolId: string, change: (trx: DB) => Promise<void>) {
-  const ended = await db.transaction().execute(async (trx) => {
+  const changed = await db.transaction().execute(async (trx) => {
     const before = await domainOfSchool(trx, schoolId)
     await change(trx)
     const after = await domainOfSchool(trx, schoolId)
-    if (!before || before.hostname === after?.hostname) return false
-    await endSiteSessions(trx, before.hostname)
+    if (before?.hostname === after?.hostname) return false
+    if (before) await endSiteSessions(trx, before.hostname)
     return true
   })
-  if (ended) hostCaches.delete(db)
+  // Also when a name is first claimed: a claimed name is redirected away only temporarily (decision 0143).
+  if (changed) hostCaches.delete(db)
 }
 
 /**
@@ -140,6 +143,13 @@ export async function removeSchoolDomain(db: DB, userId: string) {
   await replaceSchoolHost(db, school.id, (trx) => removeDomain(trx, school.id))
 }
 
+/** Clears the brand (the school's pages, mails and certificates say SkillForge again); returns the logo's URL to remove. */
+export async function removeSchoolBrand(db: DB, userId: string): Promise<string | null> {
+  const school = await ownerSchool(db, userId)
+  // No plan check: taking the brand off is always the owner's to do, as removing the domain is.
+  return removeBrand(db, school.id)
+}
+
 export async function saveSchoolBrand(db: DB, userId: string, input: { displayName: string; brandColor: string }) {
   const school = await ownerSchool(db, userId)
   await assertPlanIncludes(db, userId, 'whiteLabel')
@@ -194,17 +204,29 @@ export interface HostSchool {
   ownerId: string
 }
 
+/**
+ * What a host name is to the schools: the school it serves (verified, on a plan with a domain), and whether a school
+ * claims it at all — a name typed in and not yet proved, lapsed, or whose owner's plan lapsed, which may serve the
+ * school again: the canonical-host redirect sends it away only temporarily (decision 0143).
+ */
+export interface HostStanding {
+  school: HostSchool | null
+  claimed: boolean
+}
+
+const NOT_A_SCHOOLS: HostStanding = { school: null, claimed: false }
+
 // Verified hosts (and misses) for a short while: host routing asks on every request under a foreign Host.
 const HOST_CACHE_MS = 30_000
 const HOST_CACHE_MAX = 1000
 // Per database, as catalogue-snapshot.ts keeps its snapshot: a host is a school's in one database only.
-const hostCaches = new WeakMap<DB, Map<string, { school: HostSchool | null; until: number }>>()
+const hostCaches = new WeakMap<DB, Map<string, HostStanding & { until: number }>>()
 
-/** The school whose verified domain the hostname is (port and case ignored) on a plan with one, or null. Cached 30 s. */
-export async function schoolForHost(db: DB, host: string): Promise<HostSchool | null> {
+/** The school a host name serves and whether a school claims it (port and case ignored). Cached 30 s. */
+export async function schoolHostStanding(db: DB, host: string): Promise<HostStanding> {
   const hostname = hostnameOf(host)
   // Addresses, localhost and the like are never a school's: no lookup.
-  if (!isClaimableHostname(hostname)) return null
+  if (!isClaimableHostname(hostname)) return NOT_A_SCHOOLS
   let hostCache = hostCaches.get(db)
   if (!hostCache) {
     hostCache = new Map()
@@ -212,14 +234,20 @@ export async function schoolForHost(db: DB, host: string): Promise<HostSchool | 
   }
   const hit = hostCache.get(hostname)
   const nowMs = Date.now()
-  if (hit && hit.until > nowMs) return hit.school
-  const verified = await schoolOfVerifiedHost(db, hostname)
+  if (hit && hit.until > nowMs) return hit
+  const { verified, claimed } = await claimsOfHost(db, hostname)
   // A domain is a plan's promise (Pro and up): once the owner's plan no longer includes it, as the studio then says,
   // the site stops answering under it (Caddy's ask included) until the plan does again.
   const school = verified && (await ownerPlanIncludes(db, verified.ownerId, 'customDomain')) ? verified : null
   if (hostCache.size >= HOST_CACHE_MAX) hostCache.clear()
-  hostCache.set(hostname, { school, until: nowMs + HOST_CACHE_MS })
-  return school
+  const standing = { school, claimed, until: nowMs + HOST_CACHE_MS }
+  hostCache.set(hostname, standing)
+  return standing
+}
+
+/** The school whose verified domain the hostname is (port and case ignored) on a plan with one, or null. Cached 30 s. */
+export async function schoolForHost(db: DB, host: string): Promise<HostSchool | null> {
+  return (await schoolHostStanding(db, host)).school
 }
 
 /**
@@ -303,17 +331,58 @@ export function courseSiteUrls(db: DB, publicUrl: string): (courseId: string | n
   }
 }
 
-/** The brand the header and footer show: the slug's school on /s/{slug}, else the request host's school. */
-export async function pageBrand(db: DB, input: { slug?: string; host?: string }) {
-  let school: { schoolId: string; ownerId: string; slug: string } | null = null
-  if (input.slug) {
+/**
+ * The school a request's Host serves, or null (the platform's own hosts answer at once, with no lookup): the site
+ * whose pages, header and links are that school's (decision 0143).
+ */
+export async function hostSchool(db: DB, publicUrl: string, host: string | undefined): Promise<HostSchool | null> {
+  if (platformSiteUrl(publicUrl, host) !== undefined) return null
+  return schoolForHost(db, host ?? '')
+}
+
+/**
+ * The brand the header and footer show: under a school's own domain always that school's (every page there is the
+ * school's site: decision 0143), else on /s/{slug} the slug's school.
+ */
+export async function pageBrand(db: DB, publicUrl: string, input: { slug?: string; host?: string }) {
+  let school: { schoolId: string; ownerId: string; slug: string } | null = await hostSchool(db, publicUrl, input.host)
+  if (!school && input.slug) {
     const bySlug = await schoolBySlug(db, input.slug)
     school = bySlug ? { schoolId: bySlug.id, ownerId: bySlug.ownerId, slug: bySlug.slug } : null
   }
-  if (!school && input.host) school = await schoolForHost(db, input.host)
   if (!school) return null
   const brand = await liveBrand(db, school)
   return brand ? { ...brand, slug: school.slug } : null
+}
+
+/**
+ * The school's site a request came to (decision 0143), or null on the platform's own hosts: its home (slug), the name
+ * it goes by (its brand's while white label is live), the brand, and the marketplace's origin, where the pages that
+ * are not the school's are sent.
+ */
+export async function schoolSite(db: DB, publicUrl: string, host: string | undefined) {
+  const school = await hostSchool(db, publicUrl, host)
+  if (!school) return null
+  const [row, brand] = await Promise.all([schoolById(db, school.schoolId), liveBrand(db, school)])
+  return {
+    slug: school.slug,
+    name: brand?.displayName ?? row?.name ?? school.slug,
+    brand,
+    marketplaceUrl: new URL(publicUrl).origin,
+  }
+}
+
+/**
+ * Whether a course or bundle page is this school's (its owner's), so its domain serves it (decision 0143); any other
+ * (another creator's or school's, the platform's own, an unknown one) is the marketplace's page.
+ */
+export async function schoolSiteServes(
+  db: DB,
+  school: { schoolId: string; ownerId: string },
+  page: { courseId: string } | { bundleSlug: string },
+): Promise<boolean> {
+  if ('courseId' in page) return (await schoolOfCourse(db, page.courseId))?.id === school.schoolId
+  return (await bundleOwnerBySlug(db, page.bundleSlug)) === school.ownerId
 }
 
 export const HANDOFF_MESSAGES = {

@@ -48,7 +48,7 @@ import { openText, sealText } from '../kernel/seal.ts'
 import { enqueueMail } from '../mail/outbox.ts'
 import { userContact } from '../users/contact.ts'
 import { assertPlanIncludes, creatorStanding, ownerPlanIncludes } from './creator-standing.ts'
-import { schoolForHost, siteUrlForHost, siteUrlForSchool } from './school-domain.ts'
+import { liveBrand, schoolForHost, siteUrlForHost, siteUrlForSchool } from './school-domain.ts'
 import { ownSchool } from './school-team.ts'
 
 export const SSO_CALLBACK_PATH = '/auth/sso/callback'
@@ -176,7 +176,15 @@ export async function ssoForSlug(db: DB, slug: string) {
   } catch {
     return null
   }
-  return { name: school.name, slug: school.slug }
+  return { name: await signInName(db, school), slug: school.slug }
+}
+
+/**
+ * The name a school's sign-in goes by ("Sign in with …", the refusals that point to it): its brand's while white label
+ * is live, as its pages, header and the hand-off page name it (decision 0143), else the school's own.
+ */
+async function signInName(db: DB, school: { id: string; name: string; ownerId: string }): Promise<string> {
+  return (await liveBrand(db, { schoolId: school.id, ownerId: school.ownerId }))?.displayName ?? school.name
 }
 
 /** The single sign-on of the school whose own domain the request came on (its log-in page offers it), else null. */
@@ -269,18 +277,22 @@ async function holdsToSso(db: DB, school: SchoolHoldingToSso, userId: string, em
   return ownerPlanIncludes(db, school.ownerId, 'sso')
 }
 
-/** The school whose required single sign-on is the account's only way in, or null (see holdsToSso). */
+/**
+ * The school whose required single sign-on is the account's only way in, or null (see holdsToSso); its `name` is the
+ * one its sign-in button shows (signInName).
+ */
 export async function schoolRequiringSsoOf(db: DB, userId: string): Promise<SchoolHoldingToSso | null> {
   const user = await userContact(db, userId)
   if (!user) return null
   for (const school of await schoolsRequiringSsoFor(db, userId)) {
-    if (await holdsToSso(db, school, userId, user.email)) return school
+    if (await holdsToSso(db, school, userId, user.email)) return { ...school, name: await signInName(db, school) }
   }
   return null
 }
 
-export const SSO_REQUIRED_MESSAGE = (school: { name: string; slug: string }) =>
-  `${school.name} requires its members to sign in with single sign-on: use “Sign in with ${school.name}” on /s/${school.slug}`
+/** The refusal of another way in; the school's sign-in button comes with it (the error's ssoSchool, the page's link). */
+export const SSO_REQUIRED_MESSAGE = (school: { name: string }) =>
+  `${school.name} requires its members to sign in with single sign-on: use “Sign in with ${school.name}”`
 
 /**
  * Refuses every way in but the school's own sign-in (its callback, http/school-sso.ts, is the only caller that skips
@@ -289,7 +301,7 @@ export const SSO_REQUIRED_MESSAGE = (school: { name: string; slug: string }) =>
  */
 export async function assertSignInAllowed(db: DB, userId: string): Promise<void> {
   const school = await schoolRequiringSsoOf(db, userId)
-  if (school) throw new DomainError('forbidden', SSO_REQUIRED_MESSAGE(school))
+  if (school) throw new DomainError('forbidden', SSO_REQUIRED_MESSAGE(school), { ssoSchool: school.slug })
 }
 
 /**

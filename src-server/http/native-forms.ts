@@ -135,6 +135,8 @@ function failure(form: NativeForm, fields: Fields, error: unknown): { status: nu
   else if (status === 503) result.formError = OUTAGE.message
   else if (status >= 500) result.formError = form.fallbackError
   else result.formError = trpcError?.message || form.fallbackError
+  // A member held to a school's single sign-on: the page offers that school's sign-in button with the message.
+  if (isDomainError(cause) && cause.ssoSchool) result.ssoSchool = cause.ssoSchool
   return { status, result }
 }
 

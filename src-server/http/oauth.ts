@@ -47,9 +47,11 @@ function readFlow(raw: string | undefined): Flow | null {
   }
 }
 
-function failureUrl(mode: Flow['mode'], provider: OAuthProvider, reason: string) {
+/** `ssoSchool`: the school whose own sign-in is the way in instead (its button is offered beside the message). */
+function failureUrl(mode: Flow['mode'], provider: OAuthProvider, reason: string, ssoSchool?: string) {
   const message = `${PROVIDER_LABEL[provider]} login failed: ${reason}`
-  return `${mode === 'admin' ? '/admin/login' : '/auth/callback'}?error=${encodeURIComponent(message)}`
+  const school = ssoSchool ? `&school=${encodeURIComponent(ssoSchool)}` : ''
+  return `${mode === 'admin' ? '/admin/login' : '/auth/callback'}?error=${encodeURIComponent(message)}${school}`
 }
 
 function reasonOf(error: unknown): string {
@@ -121,7 +123,7 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: HttpDeps, creden
           if (mode === 'admin' && (!isStaff(user.role) || !user.emailVerified)) return fail(NOT_STAFF)
           // A member a school holds to its single sign-on signs in there, not with Google or Facebook (decision 0062).
           const held = mode === 'user' ? await schoolRequiringSsoOf(deps.db, user.id) : null
-          if (held) return fail(SSO_REQUIRED_MESSAGE(held))
+          if (held) return reply.redirect(failureUrl(mode, provider, SSO_REQUIRED_MESSAGE(held), held.slug))
           const signIn = { db: deps.db, config: deps.config, req: request, res: reply, clientIp: request.ip }
           const next = mode === 'admin' ? '/admin' : flow.redirect
           // An account with a second factor asks for its code before the session, as after a password.

@@ -2,14 +2,20 @@
 // runner, and these almost always pass). In order, as when they were hooks of their own:
 //   1. X-Request-Id (kernel/error-mapping.ts): on every answer, redirects and refusals included;
 //   2. the canonical host (security/https.ts): production over https sends other host names to PUBLIC_URL;
-//   3. a school's home (http/school-hosts.ts): `/` on a school's verified domain goes to the school's page;
+//   3. a school's domain (http/school-hosts.ts): its home goes to the school's page, the marketplace's pages to the
+//      marketplace (decision 0143);
 //   4. the security headers (security/headers.ts): on every answer that got past 2 and 3;
 //   5. the cross-site check (auth/csrf.ts): a state-changing request from another site is refused with 403.
-// 2 and 3 pass at once for almost every request; only a foreign host (2) or `/` on a school's domain (3) waits for
+// 2 and 3 pass at once for almost every request; only a foreign host (2) or a page on a school's domain (3) waits for
 // the database. @fastify/cookie's parsing hook now runs after the cross-site check rather than before it: the check
 // reads no cookie, and a refused request's answer sets none.
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
-import type { RequestCheck } from '../security/https.ts'
+import type { Redirect, RequestCheck } from '../security/https.ts'
+
+function sendRedirect(reply: FastifyReply, redirect: Redirect) {
+  if (redirect.noStore) reply.header('Cache-Control', 'no-store')
+  reply.redirect(redirect.url, redirect.status)
+}
 
 export interface RequestChecks {
   /** 2: the canonical host's redirect, if the server has one. */
@@ -43,7 +49,7 @@ export function registerRequestChecks(app: FastifyInstance, checks: RequestCheck
     if (!idSet) reply.header('x-request-id', request.id)
     school.then(
       (redirect) => {
-        if (redirect) reply.redirect(redirect.url, redirect.status)
+        if (redirect) sendRedirect(reply, redirect)
         else finish(request, reply, done)
       },
       (error: Error) => done(error),
@@ -56,7 +62,7 @@ export function registerRequestChecks(app: FastifyInstance, checks: RequestCheck
     reply.header('x-request-id', request.id)
     canonical.then(
       (redirect) => {
-        if (redirect) reply.redirect(redirect.url, redirect.status)
+        if (redirect) sendRedirect(reply, redirect)
         else afterCanonical(request, reply, done, true)
       },
       (error: Error) => done(error),

@@ -1,23 +1,26 @@
-// A school's own domain (decision 0063). Under a verified school hostname the site is the school's: its home (/) is
-// the school's page (/s/{slug}), the staff area and the studio go to the platform's host, and every other page
-// (courses, checkout, learning, certificates) answers as on the main host, with host-only cookies (the session
-// cookie never names a Domain). Google's and Facebook's sign-in start on the platform's host too: they return there.
-// Unknown hosts are left alone.
+// A school's own domain (decisions 0063, 0143). Under a verified school hostname the site is the school's: its home
+// (/) and the marketplace's catalogue (/courses) are the school's page (/s/{slug}); the marketplace's own pages
+// (pricing, services, about, teaching, instructors' profiles, another school's page, another creator's course or
+// bundle), the staff area and the studio go to the same address on the platform's host (src-shared/school-site.ts);
+// every other page (the school's courses, checkout, learning, certificates) answers as on the main host, with
+// host-only cookies (the session cookie never names a Domain). Google's and Facebook's sign-in start on the platform's
+// host too: they return there. Unknown hosts are left alone.
 // GET /internal/domain-allowed?domain= is Caddy's on-demand TLS `ask`: 200 for a verified school hostname, else 404,
 // so certificates are only ever requested for names a school has proved (docs/deploy/Caddyfile).
 import type { FastifyInstance } from 'fastify'
-import { isClaimableHostname } from '../../src-shared/schemas/domains.ts'
-import { schoolForHost } from '../flows/school-domain.ts'
+import { schoolSitePlace } from '../../src-shared/school-site.ts'
+import { type HostSchool, schoolForHost, schoolHostStanding, schoolSiteServes } from '../flows/school-domain.ts'
 import type { DB } from '../kernel/db.ts'
 import { hostnameOf, isPlatformHost } from '../kernel/hosts.ts'
-import type { RequestCheck } from '../security/https.ts'
+import type { HostKind, Redirect, RequestCheck } from '../security/https.ts'
 
 /**
- * Registers Caddy's `ask` route and gives the check of a school's home (its redirect to the school's page, or null at
- * once for every other request), which the first hook runs (http/request-checks.ts).
+ * Registers Caddy's `ask` route and gives the check of a school's domain (where its home and the marketplace's pages
+ * go, or null at once for every other request), which the first hook runs (http/request-checks.ts).
  */
 export function registerSchoolHosts(app: FastifyInstance, db: DB, publicUrl: string | undefined): RequestCheck {
   const mainHost = publicUrl ? new URL(publicUrl).hostname.toLowerCase() : null
+  const marketplace = publicUrl ? new URL(publicUrl).origin : null
 
   app.get<{ Querystring: { domain?: string } }>('/internal/domain-allowed', async (request, reply) => {
     const domain = hostnameOf(typeof request.query.domain === 'string' ? request.query.domain : '')
@@ -27,30 +30,58 @@ export function registerSchoolHosts(app: FastifyInstance, db: DB, publicUrl: str
     return school ? reply.send({ allowed: true }) : reply.code(404).send({ allowed: false })
   })
 
-  // The school's home: its page. Only the bare path; every other page is the same under any host, but the staff area
-  // and the studio, which live on the platform's host: its team never types a password under a name a school owner
-  // points where they like (sessions made there are that domain's alone: auth/session.ts).
+  // Whether a Host header is the platform's (its main host, an address, localhost), remembered per header: every
+  // page and file asked for on the main host passes here with one map look-up, no promise, no turn (issue 37).
+  const platformHosts = new Map<string, boolean>()
+  const onPlatform = (host: string) => {
+    let platform = platformHosts.get(host)
+    if (platform === undefined) {
+      platform = isPlatformHost(hostnameOf(host), mainHost)
+      if (platformHosts.size >= 256) platformHosts.clear()
+      platformHosts.set(host, platform)
+    }
+    return platform
+  }
+
+  /** Where a page of a school's domain goes instead (null: the school's site serves it). */
+  async function placeOf(school: HostSchool, url: string): Promise<Redirect | null> {
+    const [pathname = '', query] = url.split('?', 2)
+    const place = schoolSitePlace(pathname)
+    if (!place) return null
+    // Concatenated, never resolved: the path was matched by its first segment, so it stays a path on the origin.
+    const away = marketplace ? { url: `${marketplace}${url}`, status: 302 as const } : null
+    switch (place.to) {
+      case 'home': {
+        // The school's home keeps the query (a campaign's ?ref=); the catalogue's filters have no meaning there.
+        const keep = pathname === '/' && query ? `?${query}` : ''
+        return { url: `/s/${encodeURIComponent(school.slug)}${keep}`, status: 302 }
+      }
+      case 'marketplace':
+        return away
+      case 'schoolPage':
+        return place.slug === school.slug ? null : away
+      case 'course':
+        return (await schoolSiteServes(db, school, { courseId: place.courseId })) ? null : away
+      case 'bundle':
+        return (await schoolSiteServes(db, school, { bundleSlug: place.slug })) ? null : away
+    }
+  }
+
   // Every other request passes at once (no promise, no turn: issue 37), in the first hook (http/request-checks.ts).
   return (request) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') return null
-    const url = request.url
-    const home = url === '/' || url.startsWith('/?')
-    // Google's and Facebook's sign-in returns to the platform's host (their registered address): it starts there too.
-    const platformOnly = publicUrl !== undefined && /^\/(admin|studio|auth\/google|auth\/facebook)(\/|\?|$)/.test(url)
-    if (!home && !platformOnly) return null // (no array made for the others)
-    const hostname = hostnameOf(request.host)
-    if (isPlatformHost(hostname, mainHost)) return null
-    return schoolForHost(db, hostname).then((school) => {
-      if (!school) return null
-      if (platformOnly) return { url: new URL(url, publicUrl).href, status: 302 }
-      const [, query] = url.split('?', 2)
-      return { url: `/s/${encodeURIComponent(school.slug)}${query ? `?${query}` : ''}`, status: 302 }
-    })
+    const host = request.host ?? ''
+    if (onPlatform(host)) return null
+    if (!schoolSitePlace(request.url.split('?', 1)[0] ?? '')) return null
+    return schoolForHost(db, host).then((school) => (school ? placeOf(school, request.url) : null))
   }
 }
 
-/** Whether the host is a verified school's (the canonical-host redirect lets those through). */
-export async function isSchoolHost(db: DB, host: string | undefined): Promise<boolean> {
-  const hostname = hostnameOf(host)
-  return isClaimableHostname(hostname) && (await schoolForHost(db, hostname)) !== null
+/**
+ * What a host is to the canonical-host redirect: a verified school's (served as it is), a name a school claims that
+ * does not serve it now (sent away only temporarily: it may serve the school again once proved), or neither.
+ */
+export async function schoolHostKind(db: DB, host: string | undefined): Promise<HostKind> {
+  const standing = await schoolHostStanding(db, host ?? '')
+  return standing.school ? 'school' : standing.claimed ? 'claimed' : 'other'
 }

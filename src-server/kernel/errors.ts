@@ -17,13 +17,19 @@ export class DomainError extends Error {
   override readonly name = 'DomainError'
   /** The input field the refusal is about (e.g. a duplicate name): sent as that field's error, as zod's are. */
   readonly field: string | undefined
+  /**
+   * The school (its slug) whose own single sign-on is the way in instead (a member it holds to it: decision 0130):
+   * sent with the error, so the log-in page offers that school's sign-in button rather than naming it in words.
+   */
+  readonly ssoSchool: string | undefined
   constructor(
     readonly kind: DomainErrorKind,
     message: string,
-    options?: { cause?: unknown; field?: string },
+    options?: { cause?: unknown; field?: string; ssoSchool?: string },
   ) {
     super(message, options)
     this.field = options?.field
+    this.ssoSchool = options?.ssoSchool
   }
 }
 

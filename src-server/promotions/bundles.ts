@@ -38,6 +38,12 @@ export async function coursesForBundle(db: DB, courseIds: readonly string[]) {
   return courseIds.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []))
 }
 
+/** The creator whose bundle this slug is (null: staff's, or no such bundle): a school's domain serves its own only. */
+export async function bundleOwnerBySlug(db: DB, slug: string): Promise<string | null> {
+  const row = await db.selectFrom('bundles').select('owner_id').where('slug', '=', slug).executeTakeFirst()
+  return row?.owner_id ?? null
+}
+
 export function findBundleOwner(db: DB, bundleId: string) {
   return db.selectFrom('bundles').select(['id', 'owner_id']).where('id', '=', bundleId).executeTakeFirst()
 }

@@ -13,8 +13,10 @@ import {
   domainPanel,
   handoffTarget,
   pageBrand,
+  removeSchoolBrand,
   removeSchoolDomain,
   saveSchoolBrand,
+  schoolSite,
 } from '../flows/school-domain.ts'
 import { authedProcedure, creatorProcedure, publicProcedure, router } from '../trpc/init.ts'
 
@@ -42,10 +44,28 @@ export const domainsRouter = router({
     return { saved: true }
   }),
 
-  /** The brand shown instead of SkillForge's on /s/{slug} or under the school's own Host; null for SkillForge's. */
+  /** Takes the brand off (SkillForge's name again); its logo's file is removed. */
+  removeBrand: creatorProcedure.mutation(async ({ ctx }) => {
+    const logoUrl = await removeSchoolBrand(ctx.db, ctx.user.id)
+    const key = logoUrl ? ctx.storage.keyFromUrl(logoUrl) : null
+    if (key) {
+      await ctx.storage
+        .remove(key)
+        .catch((err: unknown) => ctx.log.warn({ err, key }, 'removed brand’s logo not deleted'))
+    }
+    return { removed: true }
+  }),
+
+  /** The brand shown instead of SkillForge's under the school's own Host or on /s/{slug}; null for SkillForge's. */
   brand: publicProcedure
     .input(brandQueryInput)
-    .query(({ ctx, input }) => pageBrand(ctx.db, { slug: input.slug, host: ctx.req?.host })),
+    .query(({ ctx, input }) => pageBrand(ctx.db, ctx.config.publicUrl, { slug: input.slug, host: ctx.req?.host })),
+
+  /**
+   * The school's site the request came to (its own domain: decision 0143), or null on the platform's hosts: the
+   * client's router sends the marketplace's pages away and draws the school's header from it.
+   */
+  site: publicProcedure.query(({ ctx }) => schoolSite(ctx.db, ctx.config.publicUrl, ctx.req?.host)),
 
   /** The platform's /handoff page: the school a signed-in learner continues to (the name shown on the button). */
   handoffTarget: authedProcedure

@@ -18,8 +18,18 @@ const ASKED_BY_ADDRESS = new Set(['/livez', '/readyz', '/healthz', '/internal/do
 /** Where a request is sent instead of being answered, and with which status. */
 export interface Redirect {
   url: string
-  status: 301 | 302 | 308
+  status: 301 | 302 | 307 | 308
+  /** Sent with Cache-Control: no-store (a redirect that stops holding once something changes). */
+  noStore?: boolean
 }
+
+/**
+ * What a foreign host is to the canonical-host redirect (decision 0143): a school's verified domain (served as it is),
+ * a name a school claims that does not serve it now (not proved yet, lapsed, its owner's plan lapsed: it may serve the
+ * school again, so it is sent away temporarily and the answer is not kept), or anything else (the platform's old or
+ * alternate names, addresses: sent away for good).
+ */
+export type HostKind = 'school' | 'claimed' | 'other'
 
 /** A check of the server's first hook (http/request-checks.ts): null at once when the request goes on, else a promise
  * of where it is sent instead (null: it goes on after all). */
@@ -35,18 +45,22 @@ export type RequestCheck = (request: FastifyRequest) => Promise<Redirect | null>
 export function canonicalHostCheck(
   env: Pick<Env, 'NODE_ENV'> & Partial<Pick<Env, 'PUBLIC_URL'>>,
   /** A school's verified own domain (decision 0063) is served as it is, not sent to PUBLIC_URL. */
-  isSchoolHost: (host: string) => Promise<boolean> = async () => false,
+  hostKind: (host: string) => Promise<HostKind> = async () => 'other',
 ): RequestCheck | null {
   if (!servedOverHttps(env) || !env.PUBLIC_URL) return null
   const canonical = new URL(env.PUBLIC_URL)
   return (request) => {
     const host = request.host?.toLowerCase()
     if (!host || host === canonical.host || ASKED_BY_ADDRESS.has(request.url.split('?')[0] ?? '')) return null
-    return isSchoolHost(host).then((school) => {
-      if (school) return null
-      const safe = request.method === 'GET' || request.method === 'HEAD'
+    return hostKind(host).then((kind): Redirect | null => {
+      if (kind === 'school') return null
       // Concatenated, never resolved: a path such as '//evil.example/' must stay a path on our origin.
-      return { url: `${canonical.origin}${request.url.startsWith('/') ? request.url : '/'}`, status: safe ? 301 : 308 }
+      const url = `${canonical.origin}${request.url.startsWith('/') ? request.url : '/'}`
+      // A school's name that does not serve it now: a browser must not keep a permanent redirect, or the school's
+      // learners would still land on the platform after it proves the name again.
+      if (kind === 'claimed') return { url, status: 307, noStore: true }
+      const safe = request.method === 'GET' || request.method === 'HEAD'
+      return { url, status: safe ? 301 : 308 }
     })
   }
 }

@@ -23,7 +23,11 @@ const t = initTRPC.context<Context>().create({
           ? { formErrors: [], fieldErrors: { [error.cause.field]: [error.cause.message] } }
           : null
     const hideDetails = ctx?.config.hideErrorDetails ?? process.env.NODE_ENV === 'production'
-    return publicErrorShape({ ...shape, data: { ...shape.data, zodError } }, error, {
+    // A member held to a school's single sign-on: the school whose button the log-in page then offers (only on such
+    // a refusal: every other error's data is as before).
+    const ssoSchool = isDomainError(error.cause) ? error.cause.ssoSchool : undefined
+    const data = { ...shape.data, zodError, ...(ssoSchool ? { ssoSchool } : {}) }
+    return publicErrorShape({ ...shape, data }, error, {
       hideDetails,
       requestId: ctx?.req?.id,
     })

@@ -21,6 +21,8 @@ test.use({
 })
 
 test('the school’s pages answer on its own domain with its brand', async ({ page, db, baseURL, browser }) => {
+  // The studio, the domain's pages, the hand-off there and back, then the removals: near a minute on a loaded machine.
+  test.setTimeout(90_000)
   const owner = await createCreator(db, { plan: 'enterprise' })
   const slug = `brand-${randomBytes(3).toString('hex')}`
   const hostname = `${slug}.example.test`
@@ -75,14 +77,27 @@ test('the school’s pages answer on its own domain with its brand', async ({ pa
   expect(rendered).toContain('<title>Branding Basics | Northwind Academy</title>')
   expect(rendered).toMatch(/<meta property="og:site_name" content="Northwind Academy"[^>]*>/)
   expect(rendered).not.toMatch(/<title>[^<]*SkillForge/)
-  for (const [path, title] of [
-    [coursePath, 'Branding Basics | Northwind Academy'],
-    ['/courses', /\| Northwind Academy$/],
-  ] as const) {
-    await tab.goto(`http://${hostname}:${port}${path}`)
-    await expect(tab).toHaveTitle(title)
-    await expect(tab.locator('meta[property="og:site_name"]')).toHaveAttribute('content', 'Northwind Academy')
+  await tab.goto(`http://${hostname}:${port}${coursePath}`)
+  await expect(tab).toHaveTitle('Branding Basics | Northwind Academy')
+  await expect(tab.locator('meta[property="og:site_name"]')).toHaveAttribute('content', 'Northwind Academy')
+  await tab.goto(`http://${hostname}:${port}/cart`)
+  await expect(tab).toHaveTitle(/\| Northwind Academy$/)
+  // The domain is the school's site (decision 0143): no marketplace menu, and its logo leads home — the school's page,
+  // in the browser too (a link followed, not only a page loaded).
+  const header = tab.getByRole('banner')
+  for (const name of ['Browse', 'Services', 'Pricing', 'About Us', 'Contact']) {
+    await expect(header.getByRole('button', { name }).or(header.getByRole('link', { name }))).toHaveCount(0)
   }
+  await tab.goto(`http://${hostname}:${port}${coursePath}`)
+  await tab.getByTestId('brand-name').click()
+  await expect(tab).toHaveURL(`http://${hostname}:${port}/s/${slug}`)
+  await expect(tab.getByRole('heading', { name: 'Northwind Academy', level: 1 })).toBeVisible()
+  await expect(tab.getByText('Get Started For Free')).toHaveCount(0)
+  // The marketplace's catalogue is the school's page there; the marketplace's own pages open on the marketplace.
+  await tab.goto(`http://${hostname}:${port}/courses?category=business`)
+  await expect(tab).toHaveURL(`http://${hostname}:${port}/s/${slug}`)
+  await tab.goto(`http://${hostname}:${port}/pricing`)
+  await expect(tab).toHaveURL(`${baseURL}/pricing`)
   // The platform's own address keeps SkillForge's name.
   await page.goto(coursePath)
   await expect(page).toHaveTitle('Branding Basics | SkillForge')
@@ -99,7 +114,8 @@ test('the school’s pages answer on its own domain with its brand', async ({ pa
   await tab.getByRole('button', { name: 'Log In' }).click()
   await expect(tab.getByRole('heading', { name: 'Continue to Northwind Academy', level: 1 })).toBeVisible()
   await tab.getByRole('button', { name: 'Continue to Northwind Academy' }).click()
-  await expect(tab).toHaveURL(`http://${hostname}:${port}/courses`)
+  // Back where the sign-in began: /courses, the school's page on its domain.
+  await expect(tab).toHaveURL(`http://${hostname}:${port}/s/${slug}`)
   const session = await db
     .selectFrom('sessions')
     .select('site_host')
@@ -108,6 +124,10 @@ test('the school’s pages answer on its own domain with its brand', async ({ pa
     .executeTakeFirst()
   expect(session?.site_host).toBe(hostname)
   await expect(tab.getByTestId('user-menu')).toBeVisible()
+  // Signed in, the log-in page goes on to the home: the school's page, not the marketplace's creator home.
+  await tab.goto(`http://${hostname}:${port}/login`)
+  await expect(tab).toHaveURL(`http://${hostname}:${port}/s/${slug}`)
+  await expect(tab.getByRole('heading', { name: 'Northwind Academy', level: 1 })).toBeVisible()
   // Changing the password happens on the platform's page too.
   await tab.goto(`http://${hostname}:${port}/account`)
   await expect(tab.getByLabel('Current password')).toHaveCount(0)
@@ -116,6 +136,35 @@ test('the school’s pages answer on its own domain with its brand', async ({ pa
     `${baseURL}/account/security`,
   )
   await visitor.close()
+
+  // The owner takes the brand off and removes the domain, each asked first (decision 0143), by keyboard.
+  await page.goto('/studio/domain')
+  await page.getByRole('button', { name: 'Remove brand' }).focus()
+  await page.keyboard.press('Enter')
+  const brandDialog = page.getByRole('dialog', { name: 'Remove your brand?' })
+  await expect(brandDialog).toContainText('stop showing “Northwind Academy”')
+  await brandDialog.getByRole('button', { name: 'Remove brand' }).click()
+  await expect(page.getByText('Brand removed')).toBeVisible()
+  await expect(page.getByRole('button', { name: 'Remove brand' })).toHaveCount(0)
+  const school = await db.selectFrom('schools').select('id').where('owner_id', '=', owner.id).executeTakeFirstOrThrow()
+  expect(await db.selectFrom('school_brands').select('school_id').where('school_id', '=', school.id).execute()).toEqual(
+    [],
+  )
+  await page.getByRole('button', { name: 'Remove domain' }).click()
+  const domainDialog = page.getByRole('dialog', { name: `Remove ${hostname}?` })
+  await expect(domainDialog).toContainText('learners signed in there are signed out')
+  // Cancel keeps it.
+  await page.keyboard.press('Escape')
+  await expect(domainDialog).toHaveCount(0)
+  await expect(page.getByTestId('domain-state')).toHaveText('Verified')
+  await page.getByRole('button', { name: 'Remove domain' }).click()
+  await domainDialog.getByRole('button', { name: 'Remove domain' }).click()
+  await expect(page.getByText('Domain removed')).toBeVisible()
+  await expect(page.getByTestId('domain-state')).toHaveCount(0)
+  await expect(page.getByRole('button', { name: 'Add domain' })).toBeVisible()
+  await expect(page.getByLabel('Domain', { exact: true })).toHaveValue('')
+  // The name no longer serves the school, and its learner's session there ended.
+  expect(await db.selectFrom('sessions').select('id').where('site_host', '=', hostname).execute()).toEqual([])
 })
 
 /** A page's server-rendered HTML as asked for under another Host (the school's domain resolves only in Chromium). */

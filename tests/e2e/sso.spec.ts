@@ -259,22 +259,48 @@ test('on the school’s own domain, a learner signs in with the school from the 
     expect(proven.numUpdatedRows).toBe(1n)
     await page.reload()
     await expect(page.getByTestId('sso-domain-redirect-uri')).toHaveText(`${site}/auth/sso/callback`)
+    // White label on (as /studio/domain saves it): the school's sign-in goes by the brand's name, as its site does.
+    const brandName = `Corp Academy ${tag}`
+    await db
+      .insertInto('school_brands')
+      .values({ school_id: school.id, display_name: brandName, brand_color: '#225588' })
+      .execute()
 
     // On the platform's host, /login?school= names the school's sign-in.
     const visitor = await browser.newContext({ baseURL })
     const platformTab = await visitor.newPage()
     await platformTab.goto(`/login?school=${school.slug}`)
-    await expect(platformTab.getByRole('link', { name: `Sign in with ${school.name}` })).toHaveAttribute(
+    await expect(platformTab.getByRole('link', { name: `Sign in with ${brandName}` })).toHaveAttribute(
       'href',
       `/auth/sso/${school.slug}?redirect=%2F`,
+    )
+    // A member the school holds to its sign-in (decision 0130) is refused the password, and offered the school's
+    // button with the refusal, not a path to find it by.
+    await db.updateTable('school_sso').set({ require_for_members: true }).where('school_id', '=', school.id).execute()
+    const held = await createUser(db, { email: `held@${domain}` })
+    await db
+      .insertInto('school_members')
+      .values({ school_id: school.id, user_id: held.id, role: 'instructor', added_by: owner.id })
+      .execute()
+    await platformTab.goto('/login?redirect=/cart')
+    await platformTab.getByLabel('Email').fill(held.email)
+    await platformTab.getByLabel('Password').fill(held.password)
+    await platformTab.getByRole('button', { name: 'Log In' }).click()
+    await expect(platformTab.getByRole('main').getByRole('alert')).toHaveText(
+      `${brandName} requires its members to sign in with single sign-on: use “Sign in with ${brandName}”`,
+    )
+    await expect(platformTab.getByRole('link', { name: `Sign in with ${brandName}` })).toHaveAttribute(
+      'href',
+      `/auth/sso/${school.slug}?redirect=%2Fcart`,
     )
     await visitor.close()
 
     const learnerContext = await browser.newContext()
     const tab = await learnerContext.newPage()
     await tab.goto(`${site}/login?redirect=/courses`)
-    await signInThroughSchool(tab, school.name, provider, 'ida.learner')
-    await expect(tab).toHaveURL(`${site}/courses`)
+    await signInThroughSchool(tab, brandName, provider, 'ida.learner')
+    // Back where the sign-in began: /courses, the school's page on its own domain (decision 0143).
+    await expect(tab).toHaveURL(`${site}/s/${school.slug}`)
     await expect(tab.getByRole('link', { name: 'Log In' })).toHaveCount(0)
     const session = await db
       .selectFrom('sessions')

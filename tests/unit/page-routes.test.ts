@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { NOT_FOUND_ROUTES, PAGE_ROUTES } from '../../src-server/flows/page-status.ts'
+import { SCHOOL_SITE_SEGMENTS, schoolSitePlace } from '../../src-shared/school-site.ts'
 
 function clientRoutePaths(): string[] {
   const tree = readFileSync('src-client/routeTree.gen.ts', 'utf8')
@@ -31,6 +32,32 @@ describe('page routes', () => {
     for (const route of PAGE_ROUTES) {
       if (signedIn(route.path)) continue
       expect(route.path.includes('$'), route.path).toBe(route.exists !== undefined)
+    }
+  })
+
+  it('says for every page what a school’s own domain does with it (decision 0143)', () => {
+    const segments = new Set(clientRoutePaths().map((path) => path.split('/')[1] ?? ''))
+    expect([...segments].filter((segment) => !Object.hasOwn(SCHOOL_SITE_SEGMENTS, segment))).toEqual([])
+    // The home and the catalogue are the school's page; the marketplace's own pages go to its origin.
+    expect(schoolSitePlace('/')).toEqual({ to: 'home' })
+    expect(schoolSitePlace('/courses')).toEqual({ to: 'home' })
+    expect(schoolSitePlace('/courses/category/business')).toEqual({ to: 'home' })
+    for (const path of ['/pricing', '/services', '/service/x', '/about', '/teach', '/teach/apply', '/instructors/a']) {
+      expect(schoolSitePlace(path), path).toEqual({ to: 'marketplace' })
+    }
+    for (const path of ['/studio/courses', '/admin', '/auth/google', '/auth/facebook/start']) {
+      expect(schoolSitePlace(path), path).toEqual({ to: 'marketplace' })
+    }
+    // Checked against the school: a course, a bundle, a school's page (its slug read as the server reads it).
+    expect(schoolSitePlace('/courses/c-1')).toEqual({ to: 'course', courseId: 'c-1' })
+    expect(schoolSitePlace('/bundles/starter%20pack')).toEqual({ to: 'bundle', slug: 'starter pack' })
+    expect(schoolSitePlace('/s/Cora-Academy')).toEqual({ to: 'schoolPage', slug: 'cora-academy' })
+    // The learner's pages, and what is not a page at all, are served as they are.
+    for (const path of ['/cart', '/login', '/account/security', '/learn/c-1/l-1', '/auth/callback', '/privacy']) {
+      expect(schoolSitePlace(path), path).toBeNull()
+    }
+    for (const path of ['/trpc/catalog.search', '/assets/index.js', '/favicon.svg', '/administer', '/s', '/x/y']) {
+      expect(schoolSitePlace(path), path).toBeNull()
     }
   })
 })

@@ -3,7 +3,7 @@
 // as both factors. Shown only where the browser supports passkeys.
 import { useMutation } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
-import { passkeyFailure } from '#client/lib/errors.ts'
+import { passkeyFailure, ssoSchoolOf } from '#client/lib/errors.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
 import { whilePending } from '#client/lib/while-pending.ts'
@@ -13,7 +13,14 @@ import { FormAlert } from '../ui/form.tsx'
 
 type SignedIn = RouterOutputs['auth']['passkeySignIn']
 
-export function PasskeySignIn({ onSignedIn }: { onSignedIn: (user: SignedIn) => Promise<void> }) {
+export function PasskeySignIn({
+  onSignedIn,
+  onSsoRequired,
+}: {
+  onSignedIn: (user: SignedIn) => Promise<void>
+  /** The account's school holds it to its own sign-in: the page offers that school's button (its slug). */
+  onSsoRequired?: (school: string) => void
+}) {
   const trpc = useTRPC()
   const [supported, setSupported] = useState(false)
   const [busy, setBusy] = useState(false)
@@ -32,6 +39,8 @@ export function PasskeySignIn({ onSignedIn }: { onSignedIn: (user: SignedIn) => 
       const response = await startAuthentication({ optionsJSON: optionsJSON as never })
       await onSignedIn(await signIn.mutateAsync({ response: response as never, remember: true }))
     } catch (caught) {
+      const school = ssoSchoolOf(caught)
+      if (school) onSsoRequired?.(school)
       setError(
         passkeyFailure(
           caught,

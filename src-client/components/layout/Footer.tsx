@@ -1,5 +1,6 @@
 import { Link } from '@tanstack/react-router'
 import { useBrand } from '#client/lib/brand.ts'
+import { useSite } from '#client/lib/site.ts'
 import { css } from '#styled-system/css'
 import { containerClass } from '../ui/layout.tsx'
 
@@ -35,20 +36,41 @@ const columns = [
   },
 ] as const
 
+const legalLinks = columns[2].links
+
 export function Footer() {
   const year = new Date().getFullYear()
   const brand = useBrand()
-  // A white-labelled school's pages (decision 0063): its name only, none of SkillForge's own pages or words.
-  if (brand) {
+  const site = useSite()
+  // A white-labelled school's pages (decision 0063) and a school's own domain (decision 0143): its name (SkillForge's
+  // without a brand) and the legal pages its learners agree to, none of the marketplace's pages or words.
+  if (brand || site) {
     return (
       <footer
         data-surface="dark"
         className={css({ bg: 'ink', color: 'gray.300', mt: 'auto', _print: { display: 'none' } })}
-        style={{ borderTop: `4px solid ${brand.brandColor}` }}
+        style={brand ? { borderTop: `4px solid ${brand.brandColor}` } : undefined}
       >
-        <p className={`${containerClass} ${css({ py: '5', fontSize: 'sm' })}`}>
-          © {year} {brand.displayName}. All rights reserved.
-        </p>
+        <div
+          className={`${containerClass} ${css({ py: '5', fontSize: 'sm', display: 'flex', flexWrap: 'wrap', gap: '4', justifyContent: 'space-between' })}`}
+        >
+          <p>
+            © {year} {brand?.displayName ?? 'SkillForge'}. All rights reserved.
+          </p>
+          {site ? (
+            <nav aria-label="Legal">
+              <ul className={css({ display: 'flex', flexWrap: 'wrap', gap: '4' })}>
+                {legalLinks.map((link) => (
+                  <li key={link.to}>
+                    <Link to={link.to} className={css({ _hover: { color: 'white' } })}>
+                      {link.label}
+                    </Link>
+                  </li>
+                ))}
+              </ul>
+            </nav>
+          ) : null}
+        </div>
       </footer>
     )
   }

@@ -2,6 +2,7 @@ import { Link } from '@tanstack/react-router'
 import { lazy, useState } from 'react'
 import { useBrand } from '#client/lib/brand.ts'
 import { useSession, useSignOut } from '#client/lib/session.ts'
+import { type SchoolSite, useSite } from '#client/lib/site.ts'
 import { css } from '#styled-system/css'
 import { UserMenu } from '../auth/UserMenu.tsx'
 import { HeaderCartLink, PremiumBadge } from '../cart/HeaderCart.tsx'
@@ -22,6 +23,9 @@ export function Header() {
   const { user } = useSession()
   const signOut = useSignOut()
   const brand = useBrand()
+  // On a school's own domain the site is the school's (decision 0143): its home is its page, and the header offers its
+  // courses, not the marketplace's catalogue, services, plans or pages about SkillForge.
+  const site = useSite()
 
   return (
     <header
@@ -38,7 +42,7 @@ export function Header() {
     >
       <div className={`${containerClass} ${css({ display: 'flex', alignItems: 'center', gap: '4', h: '16' })}`}>
         <Link
-          to="/"
+          {...(site ? { to: '/s/$slug', params: { slug: site.slug } } : { to: '/' })}
           className={css({ display: 'flex', alignItems: 'center', gap: '2', fontWeight: 'bold', fontSize: 'lg' })}
         >
           {brand ? (
@@ -55,28 +59,12 @@ export function Header() {
             </>
           )}
         </Link>
-
         <nav
           aria-label="Main"
           className={css({ display: { base: 'none', lg: 'flex' }, alignItems: 'center', gap: '1', ml: '4' })}
         >
-          <DeferredMenu
-            menu={BrowseMenu}
-            menuProps={{}}
-            load={loadBrowseMenu}
-            standIn={(props) => (
-              <button type="button" className={browseTrigger} {...props}>
-                Browse <Icon name="chevronDown" size={16} />
-              </button>
-            )}
-          />
-          {mainLinks.map((item) => (
-            <Link key={item.to} to={item.to} className={navLink}>
-              {item.label}
-            </Link>
-          ))}
+          {site ? <SchoolSiteLinks slug={site.slug} /> : <MarketplaceLinks />}
         </nav>
-
         <div className={css({ ml: 'auto', display: 'flex', alignItems: 'center', gap: '2' })}>
           {user ? <PremiumBadge /> : null}
           <HeaderCartLink />
@@ -101,6 +89,7 @@ export function Header() {
             triggerClassName={css({ display: { base: 'inline-flex', lg: 'none' } })}
           >
             <MobileNav
+              site={site}
               user={Boolean(user)}
               onNavigate={closeMobile}
               onSignOut={() => signOut.mutate()}
@@ -113,13 +102,57 @@ export function Header() {
   )
 }
 
-/** The mobile menu's links: the Browse categories, the main links, and account or log-in actions. */
+/** The marketplace's header links: the Browse menu (categories) and the main links. */
+function MarketplaceLinks() {
+  return (
+    <>
+      <DeferredMenu
+        menu={BrowseMenu}
+        menuProps={{}}
+        load={loadBrowseMenu}
+        standIn={(props) => (
+          <button type="button" className={browseTrigger} {...props}>
+            Browse <Icon name="chevronDown" size={16} />
+          </button>
+        )}
+      />
+      {mainLinks.map((item) => (
+        <Link key={item.to} to={item.to} className={navLink}>
+          {item.label}
+        </Link>
+      ))}
+    </>
+  )
+}
+
+/** A school's own site's header links (decision 0143): its courses, on its page. */
+function SchoolSiteLinks({ slug, onNavigate }: { slug: string; onNavigate?: () => void }) {
+  return (
+    <Link
+      onClick={onNavigate}
+      to="/s/$slug"
+      params={{ slug }}
+      hash="school-courses"
+      activeOptions={{ includeHash: false }}
+      className={navLink}
+    >
+      Courses
+    </Link>
+  )
+}
+
+/**
+ * The mobile menu's links: the Browse categories and the main links (a school's site: its courses), and account or
+ * log-in actions.
+ */
 function MobileNav({
+  site,
   user,
   onNavigate,
   onSignOut,
   signingOut,
 }: {
+  site: SchoolSite | null
   user: boolean
   onNavigate: () => void
   onSignOut: () => void
@@ -127,6 +160,19 @@ function MobileNav({
 }) {
   return (
     <nav aria-label="Mobile" className={css({ display: 'flex', flexDir: 'column', gap: '1' })}>
+      {site ? (
+        <SchoolSiteLinks slug={site.slug} onNavigate={onNavigate} />
+      ) : (
+        <MobileMarketplaceLinks onNavigate={onNavigate} />
+      )}
+      <AccountActions user={user} onNavigate={onNavigate} onSignOut={onSignOut} signingOut={signingOut} />
+    </nav>
+  )
+}
+
+function MobileMarketplaceLinks({ onNavigate }: { onNavigate: () => void }) {
+  return (
+    <>
       <span
         className={css({
           px: '3',
@@ -155,33 +201,46 @@ function MobileNav({
           {item.label}
         </Link>
       ))}
-      {user ? (
-        <div className={css({ display: 'flex', gap: '2', pt: '2' })}>
-          <Link onClick={onNavigate} to="/account" className={button({ variant: 'outline', size: 'sm' })}>
-            My Account
-          </Link>
-          <button
-            type="button"
-            className={button({ variant: 'ghost', size: 'sm' })}
-            disabled={signingOut}
-            onClick={() => {
-              onNavigate()
-              onSignOut()
-            }}
-          >
-            Sign Out
-          </button>
-        </div>
-      ) : (
-        <div className={css({ display: 'flex', gap: '2', pt: '2' })}>
-          <Link onClick={onNavigate} to="/login" className={button({ variant: 'outline', size: 'sm' })}>
-            Log In
-          </Link>
-          <Link onClick={onNavigate} to="/signup" className={button({ size: 'sm' })}>
-            Sign Up
-          </Link>
-        </div>
-      )}
-    </nav>
+    </>
+  )
+}
+
+function AccountActions({
+  user,
+  onNavigate,
+  onSignOut,
+  signingOut,
+}: {
+  user: boolean
+  onNavigate: () => void
+  onSignOut: () => void
+  signingOut: boolean
+}) {
+  return user ? (
+    <div className={css({ display: 'flex', gap: '2', pt: '2' })}>
+      <Link onClick={onNavigate} to="/account" className={button({ variant: 'outline', size: 'sm' })}>
+        My Account
+      </Link>
+      <button
+        type="button"
+        className={button({ variant: 'ghost', size: 'sm' })}
+        disabled={signingOut}
+        onClick={() => {
+          onNavigate()
+          onSignOut()
+        }}
+      >
+        Sign Out
+      </button>
+    </div>
+  ) : (
+    <div className={css({ display: 'flex', gap: '2', pt: '2' })}>
+      <Link onClick={onNavigate} to="/login" className={button({ variant: 'outline', size: 'sm' })}>
+        Log In
+      </Link>
+      <Link onClick={onNavigate} to="/signup" className={button({ size: 'sm' })}>
+        Sign Up
+      </Link>
+    </div>
   )
 }

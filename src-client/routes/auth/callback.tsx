@@ -1,5 +1,6 @@
 import { createFileRoute, Link, redirect } from '@tanstack/react-router'
 import { AuthCard } from '#client/components/auth/AuthCard.tsx'
+import { SchoolSignIn } from '#client/components/auth/SchoolSignIn.tsx'
 import { button } from '#client/components/ui/button.ts'
 import { FormAlert } from '#client/components/ui/form.tsx'
 import { notify } from '#client/components/ui/toaster.tsx'
@@ -7,7 +8,13 @@ import { optionalText, searchParams } from '#client/lib/search-params.ts'
 import { safeReturnPath } from '#shared/auth.ts'
 
 // Where Google and Facebook sign-in come back to (the server already set the session, or sent an error).
-const routeSearch = searchParams({ redirect: optionalText, error: optionalText, deletion: optionalText })
+// `school`: with an error, the school whose own sign-in is the account's way in (a member it holds to it): its button.
+const routeSearch = searchParams({
+  redirect: optionalText,
+  error: optionalText,
+  deletion: optionalText,
+  school: optionalText,
+})
 
 export const Route = createFileRoute('/auth/callback')({
   validateSearch: routeSearch,
@@ -32,10 +39,11 @@ export const Route = createFileRoute('/auth/callback')({
 })
 
 function AuthCallbackPage() {
-  const { error } = Route.useSearch()
+  const { error, school, redirect: returnTo } = Route.useSearch()
   return (
     <AuthCard title="Sign-in failed">
       <FormAlert>{error}</FormAlert>
+      {school ? <SchoolSignIn slug={school} redirect={safeReturnPath(returnTo)} /> : null}
       <Link to="/login" className={button()}>
         Back to sign-in
       </Link>

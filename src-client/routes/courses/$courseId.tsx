@@ -24,6 +24,7 @@ import { useDateFormat } from '#client/lib/local-date.ts'
 import { optionalEnum, searchParams } from '#client/lib/search-params.ts'
 import { productSeo } from '#client/lib/seo.ts'
 import { sessionQuery, useSession } from '#client/lib/session.ts'
+import { useSite } from '#client/lib/site.ts'
 import { COURSE_CHANNELS } from '#shared/cart.ts'
 import { capitalise } from '#shared/constants.ts'
 import { groupDigits } from '#shared/numbers.ts'
@@ -75,6 +76,15 @@ async function prefetchLearning({ queryClient, trpc }: RouterContext, courseId: 
 }
 
 const card = cx(raisedCard, css({ p: '6' }))
+const categoryChip = css({
+  justifySelf: 'start',
+  bg: 'brand.600',
+  px: '3',
+  py: '1',
+  borderRadius: 'full',
+  fontSize: 'xs',
+  fontWeight: 'semibold',
+})
 
 function CoursePage() {
   const { courseId } = Route.useParams()
@@ -84,6 +94,7 @@ function CoursePage() {
   // The server renderer knows the page's origin from the request; the browser from its location.
   const origin = useRouter().options.origin ?? window.location.origin
   const formatDate = useDateFormat()
+  const site = useSite()
   // One view per page shown (not per hover preload): the server counts it unless the browser is a bot or asks not
   // to be tracked (DNT, GPC). Nothing is stored in the browser.
   const viewed = useMutation(trpc.analytics.courseViewed.mutationOptions())
@@ -98,21 +109,14 @@ function CoursePage() {
       <JsonLd data={courseJsonLd(course, origin)} />
       <DarkHero className={withAside}>
         <div className={css({ display: 'grid', gap: '4' })}>
-          <Link
-            to="/courses"
-            search={{ category: course.categorySlug }}
-            className={css({
-              justifySelf: 'start',
-              bg: 'brand.600',
-              px: '3',
-              py: '1',
-              borderRadius: 'full',
-              fontSize: 'xs',
-              fontWeight: 'semibold',
-            })}
-          >
-            {course.category}
-          </Link>
+          {site ? (
+            // A school's own site has no marketplace catalogue to browse by category (decision 0143).
+            <span className={categoryChip}>{course.category}</span>
+          ) : (
+            <Link to="/courses" search={{ category: course.categorySlug }} className={categoryChip}>
+              {course.category}
+            </Link>
+          )}
           <h1 className={css({ fontSize: { base: '2xl', md: '4xl' }, fontWeight: 'extrabold', lineHeight: 'tight' })}>
             {course.title}
           </h1>
@@ -187,7 +191,8 @@ function CoursePage() {
               <ProfilePhoto src={course.instructorProfile.image} alt={course.instructorProfile.name} size={80} />
               <div>
                 <p className={css({ fontWeight: 'bold', fontSize: 'lg' })}>
-                  {course.instructorProfile.slug ? (
+                  {/* An instructor's profile is the marketplace's page: a school's own site names them only. */}
+                  {course.instructorProfile.slug && !site ? (
                     <Link
                       to="/instructors/$slug"
                       params={{ slug: course.instructorProfile.slug }}

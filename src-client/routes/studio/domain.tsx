@@ -1,10 +1,12 @@
 // /studio/domain: the owner's own domain and white-label brand (decision 0063). Add a hostname, create the TXT record
 // shown, press "Check now" (a verified domain is re-checked and lapses when its record is gone for a day: its state,
 // the reason and the record to publish again are shown); the brand (name and colour) replaces SkillForge's on the school's pages, mails and
-// certificates. The server checks the owner and the plan on every call; this page only shows the answers.
+// certificates. Remove domain and Remove brand take either off again, each asked first (decision 0143). The server
+// checks the owner and the plan on every call; this page only shows the answers.
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute } from '@tanstack/react-router'
 import { type ChangeEvent, useState } from 'react'
+import { ConfirmDialog } from '#client/components/admin/ConfirmDialog.tsx'
 import { StudioPage } from '#client/components/studio/StudioPage.tsx'
 import { button } from '#client/components/ui/button.ts'
 import { codeBlock } from '#client/components/ui/code.ts'
@@ -41,21 +43,24 @@ function DomainPage() {
         {panel.customDomainAllowed ? (
           <>
             {panel.domain ? <DomainState domain={panel.domain} /> : null}
-            <DomainForm current={panel.domain?.hostname ?? ''} />
+            <DomainForm key={panel.domain?.hostname ?? ''} current={panel.domain?.hostname ?? ''} />
           </>
         ) : (
           <p>A custom domain comes with the Pro or Enterprise plan: see Pricing.</p>
         )}
+        {/* Removing is always the owner's to do, with or without the plan (a lapsed plan's domain included). */}
+        {panel.domain ? <RemoveDomain hostname={panel.domain.hostname} /> : null}
       </TitledSection>
       <TitledSection id="brand-heading" title="Brand" className={card} titleClassName={heading}>
         {panel.whiteLabelAllowed ? (
           <>
-            <BrandForm brand={panel.brand} fallbackName={panel.school.name} />
+            <BrandForm key={panel.brand ? 'saved' : 'none'} brand={panel.brand} fallbackName={panel.school.name} />
             {panel.brand ? <LogoField logoUrl={panel.brand.logoUrl} /> : null}
           </>
         ) : (
           <p>White-label branding comes with the Enterprise plan: see Pricing.</p>
         )}
+        {panel.brand ? <RemoveBrand name={panel.brand.displayName} /> : null}
       </TitledSection>
     </StudioPage>
   )
@@ -251,5 +256,96 @@ function LogoField({ logoUrl }: { logoUrl: string | null }) {
       </label>
       {uploading ? <Spinner label="Uploading" /> : null}
     </div>
+  )
+}
+
+/** A removal asked for with a confirmation (ConfirmDialog), the button and its dialog; the panel is read again after. */
+function RemoveWithConfirmation({
+  label,
+  title,
+  description,
+  pendingLabel,
+  done,
+  remove,
+}: {
+  label: string
+  title: string
+  description: string
+  pendingLabel: string
+  done: string
+  remove: () => Promise<unknown>
+}) {
+  const { trpc } = Route.useRouteContext()
+  const queryClient = useQueryClient()
+  const [open, setOpen] = useState(false)
+  const [pending, setPending] = useState(false)
+  const [failure, setFailure] = useState<string | null>(null)
+  async function onConfirm() {
+    if (pending) return
+    setPending(true)
+    setFailure(null)
+    try {
+      await remove()
+      // The panel, and the brand the header and footer show (every domains.* answer).
+      await queryClient.invalidateQueries({ queryKey: trpc.domains.pathKey() })
+      setOpen(false)
+      notify('success', done)
+    } catch (error) {
+      setFailure(errorMessage(error))
+    } finally {
+      setPending(false)
+    }
+  }
+  return (
+    <div className={css({ mt: '4', pt: '4', borderTopWidth: '1px', borderColor: 'line' })}>
+      <button type="button" className={button({ variant: 'outline' })} onClick={() => setOpen(true)}>
+        {label}
+      </button>
+      <ConfirmDialog
+        open={open}
+        title={title}
+        description={description}
+        confirmLabel={label}
+        pendingLabel={pendingLabel}
+        pending={pending}
+        onConfirm={() => void onConfirm()}
+        onCancel={() => {
+          setOpen(false)
+          setFailure(null)
+        }}
+      >
+        <FormAlert>{failure}</FormAlert>
+      </ConfirmDialog>
+    </div>
+  )
+}
+
+function RemoveDomain({ hostname }: { hostname: string }) {
+  const { trpc } = Route.useRouteContext()
+  const remove = useMutation(trpc.domains.remove.mutationOptions())
+  return (
+    <RemoveWithConfirmation
+      label="Remove domain"
+      title={`Remove ${hostname}?`}
+      description={`Your school stops answering on ${hostname} at once, and learners signed in there are signed out. Your school's page stays on this site. To use the domain again, add it and publish a new TXT record.`}
+      pendingLabel="Removing…"
+      done="Domain removed"
+      remove={() => remove.mutateAsync()}
+    />
+  )
+}
+
+function RemoveBrand({ name }: { name: string }) {
+  const { trpc } = Route.useRouteContext()
+  const remove = useMutation(trpc.domains.removeBrand.mutationOptions())
+  return (
+    <RemoveWithConfirmation
+      label="Remove brand"
+      title="Remove your brand?"
+      description={`Your school's pages, mails and certificates stop showing “${name}”, its colour and logo, and show this site's name again. You can save a brand again later.`}
+      pendingLabel="Removing…"
+      done="Brand removed"
+      remove={() => remove.mutateAsync()}
+    />
   )
 }

@@ -159,6 +159,14 @@ describe('a school that requires its single sign-on', () => {
       remember: false,
     })
     expect(password.status).toBe(403)
+    // The refusal names the school's sign-in and carries the school, whose button the log-in page then offers (not
+    // a path to find it by: decision 0143).
+    const refusal = ((await password.json()) as { error: { message: string; data: { ssoSchool: string | null } } })
+      .error
+    expect(refusal.message).toBe(
+      `${name} requires its members to sign in with single sign-on: use “Sign in with ${name}”`,
+    )
+    expect(refusal.data.ssoSchool).toBe(slug)
     const visitor = await callerAs(db(), null)
     const challenge = await visitor.auth.passkeyOptions()
     await expect(
@@ -166,7 +174,7 @@ describe('a school that requires its single sign-on', () => {
     ).rejects.toThrow(HELD)
     const google = await signInWithGoogle('max@acme.test')
     expect(google.location).toBe(
-      `/auth/callback?error=Google login failed: ${name} requires its members to sign in with single sign-on: use “Sign in with ${name}” on /s/${slug}`,
+      `/auth/callback?error=Google login failed: ${name} requires its members to sign in with single sign-on: use “Sign in with ${name}”&school=${slug}`,
     )
     expect(google.session).toBeUndefined()
     expect(await sessionsOf(max)).toEqual([])
@@ -199,6 +207,15 @@ describe('a school that requires its single sign-on', () => {
       remember: false,
     })
     expect(patLogin.status).toBe(200)
+
+    // White label on: the school's sign-in goes by its brand's name, as its pages and header do (decision 0143): the
+    // button's look-up and the refusal that points to it.
+    await owners.domains.saveBrand({ displayName: 'Acme Learning', brandColor: '#224466' })
+    expect(await visitor.schoolSso.forSchool({ slug })).toEqual({ name: 'Acme Learning', slug })
+    const branded = await trpcPost(server.baseUrl, 'auth.login', { email: max.email, password: max.password })
+    expect(((await branded.json()) as { error: { message: string } }).error.message).toBe(
+      'Acme Learning requires its members to sign in with single sign-on: use “Sign in with Acme Learning”',
+    )
   })
 
   it('ends the sessions of the members at a domain proven while it is on, once', async () => {

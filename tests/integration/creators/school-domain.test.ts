@@ -146,6 +146,64 @@ describe('a school’s own domain', () => {
     expect((await app().inject({ url: '/administer', headers: { host: 'academy.example.test' } })).statusCode).not.toBe(
       302,
     )
+    // The domain is the school's site (decision 0143): the marketplace's catalogue is the school's page, and the
+    // marketplace's own pages (what SkillForge sells, says about itself; another school's page; another creator's
+    // course or bundle) open on the marketplace's origin, never under the school's name. Its own course is served.
+    const ownCourse = await createCreatorCourse(db(), owner, { status: 'published', title: 'Cora’s Course' })
+    const stranger = await createCreator(db(), { plan: 'pro' })
+    await (await callerAs(db(), stranger)).schools.saveSettings({ name: 'Elsewhere', slug: 'elsewhere-school' })
+    const strangersCourse = await createCreatorCourse(db(), stranger, { status: 'published' })
+    const goesTo = async (path: string, host = 'academy.example.test') => {
+      const answer = await app().inject({ url: path, headers: { host } })
+      // (This server has no built client: a page served is its 404 here, what matters is that it is not sent away.)
+      return answer.statusCode === 302 ? answer.headers.location : 'served'
+    }
+    for (const path of ['/courses', '/courses?search=seo', '/courses/category/business']) {
+      expect([path, await goesTo(path)]).toEqual([path, '/s/cora-academy'])
+    }
+    for (const path of [
+      '/pricing',
+      '/services',
+      '/about',
+      '/teach/apply',
+      '/contact',
+      '/instructors/someone',
+      '/s/elsewhere-school',
+      `/courses/${strangersCourse.id}?from=search`,
+      '/bundles/someone-elses-bundle',
+    ]) {
+      expect([path, await goesTo(path)]).toEqual([path, `http://storefront.test${path}`])
+    }
+    await db()
+      .insertInto('bundles')
+      .values({ slug: 'cora-pack', title: 'Cora pack', owner_id: owner.id, currency: 'USD', price_minor: 5000 })
+      .execute()
+    for (const path of [
+      `/courses/${ownCourse.id}`,
+      '/bundles/cora-pack',
+      '/s/cora-academy',
+      '/s/Cora-Academy',
+      '/cart',
+      '/login',
+      '/privacy',
+    ]) {
+      expect([path, await goesTo(path)]).toEqual([path, 'served'])
+    }
+    // The marketplace's own host is unchanged.
+    for (const path of ['/pricing', `/courses/${strangersCourse.id}`, '/s/elsewhere-school', '/courses']) {
+      expect([path, await goesTo(path, '127.0.0.1')]).toEqual([path, 'served'])
+    }
+    // The browser's router asks which site it is on, to do the same for links it follows (src-client/lib/site.ts).
+    const site = async (host: string) =>
+      (await app().inject({ url: '/trpc/domains.site', headers: { host } })).json().result.data
+    expect(await site('academy.example.test')).toEqual({
+      slug: 'cora-academy',
+      name: 'Cora Academy',
+      brand: null,
+      marketplaceUrl: 'http://storefront.test',
+    })
+    expect(await site('127.0.0.1')).toBeNull()
+    expect(await site('unknown.example.test')).toBeNull()
     const staffLogin = await trpc(
       'admin.session.login',
       { email: owner.email, password: 'x' },
@@ -332,6 +390,31 @@ describe('white label', () => {
     expect(text).not.toMatch(/skillforge/i)
     // The same certificate without the brand would say SkillForge: the search above can find it.
     expect(pdfText(await certificatePdf({ ...view, issuer: null }))).toContain('SkillForge')
+
+    // Under the school's own domain every page is its site (decision 0143): the brand is the Host's, whatever page.
+    await asOwner.domains.add({ hostname: 'brandt.example.test' })
+    await db()
+      .updateTable('school_domains')
+      .set({ verified_at: new Date() })
+      .where('hostname', '=', 'brandt.example.test')
+      .execute()
+    const brandOn = async (host: string, slug: string) =>
+      (
+        await app().inject({
+          url: `/trpc/domains.brand?input=${encodeURIComponent(JSON.stringify({ slug }))}`,
+          headers: { host },
+        })
+      ).json().result.data
+    expect(await brandOn('brandt.example.test', 'plain-school')).toMatchObject({ displayName: 'Brandt Institute' })
+    expect(await brandOn('127.0.0.1', 'plain-school')).toBeNull()
+
+    // The owner takes the brand off (the studio's Remove brand): SkillForge's again; no one else may.
+    const learnerCaller = await callerAs(db(), learner)
+    expect(await failure(learnerCaller.domains.removeBrand())).toMatch(/^FORBIDDEN/)
+    expect(await asOwner.domains.removeBrand()).toEqual({ removed: true })
+    expect((await asOwner.domains.mine()).brand).toBeNull()
+    expect(await visitor.domains.brand({ slug: 'brandt-institute' })).toBeNull()
+    expect(await brandOn('brandt.example.test', 'brandt-institute')).toBeNull()
   })
 })
 

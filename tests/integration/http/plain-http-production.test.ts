@@ -1,10 +1,13 @@
 // A production server on plain http (PUBLIC_URL http:// or unset) works under whichever host name it is opened
 // by: no HSTS, no `upgrade-insecure-requests`, no Secure session cookie. An https PUBLIC_URL still gets all three,
 // and a request for another host name is redirected to PUBLIC_URL.
+import { request } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SESSION_COOKIE } from '../../../src-server/auth/session.ts'
+import { checkSchoolDomain } from '../../../src-server/flows/school-domain.ts'
+import { createCreator } from '../../support/creator-courses.ts'
 import { createTestDatabase, type TestDatabase } from '../../support/db.ts'
-import { createUser } from '../../support/factories.ts'
+import { callerAs, createUser } from '../../support/factories.ts'
 import { setCookieFor, startTestServer, type TestServer, trpcPost } from '../../support/http.ts'
 
 let database: TestDatabase
@@ -26,6 +29,18 @@ async function withProductionServer(
   } finally {
     await server.stop()
   }
+}
+
+/** A GET under another Host header (fetch does not let a page's Host be set). */
+function call(base: string, path: string, headers: Record<string, string>) {
+  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined> }>((resolve, reject) => {
+    const sent = request(`${base}${path}`, { headers }, (response) => {
+      response.resume()
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers }))
+    })
+    sent.on('error', reject)
+    sent.end()
+  })
 }
 
 /** The same server under its other loopback name: 127.0.0.1 and localhost. */
@@ -102,6 +117,37 @@ describe('production with an https PUBLIC_URL', () => {
         const ask = await fetch(`${origin}/internal/domain-allowed?domain=nobody.example.test`, { redirect: 'manual' })
         expect(ask.status).toBe(404)
       }
+    })
+  })
+
+  it('sends a school’s name that does not serve it (yet) away only temporarily, and serves it once proved', async () => {
+    const owner = await createCreator(database.db, { plan: 'pro' })
+    await (await callerAs(database.db, owner)).domains.add({ hostname: 'pending.example.test' })
+    await withProductionServer('https://shop.example.com', async (server) => {
+      const ask = (host: string) =>
+        call(server.baseUrl, '/courses?search=seo', { host }).then((answer) => ({
+          status: answer.status,
+          location: answer.headers.location,
+          cacheControl: answer.headers['cache-control'],
+        }))
+      // Claimed, not proved: a browser must not keep the redirect (decision 0143), or the school's learners would
+      // still be sent to the platform once the name serves the school.
+      expect(await ask('pending.example.test')).toEqual({
+        status: 307,
+        location: 'https://shop.example.com/courses?search=seo',
+        cacheControl: 'no-store',
+      })
+      // Any other name (the platform's old or alternate names) is sent away for good, as before.
+      expect((await ask('old-name.example.test')).status).toBe(301)
+      // Proved: served under its own name.
+      const token = (await (await callerAs(database.db, owner)).domains.mine()).domain?.recordValue ?? ''
+      const lookup = async () => [[token]]
+      expect(await checkSchoolDomain(database.db, owner.id, lookup, 'https://shop.example.com')).toMatchObject({
+        verified: true,
+      })
+      const served = await ask('pending.example.test')
+      expect(served.status).not.toBe(307)
+      expect(served.status).not.toBe(301)
     })
   })
 

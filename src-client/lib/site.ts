@@ -1,0 +1,67 @@
+// The school's site a page is on (its own domain: decision 0143), or null on the marketplace. The server's first hook
+// sends a page loaded there that is not the school's to its place (src-server/http/school-hosts.ts); this does the
+// same for a link followed in the browser, by the same rule (src-shared/school-site.ts): the home and the catalogue
+// are the school's page, the marketplace's pages and other schools' courses open on the marketplace's origin.
+import { type QueryClient, useQuery } from '@tanstack/react-query'
+import { redirect } from '@tanstack/react-router'
+import { schoolSitePlace } from '#shared/school-site.ts'
+import type { Trpc } from './trpc.ts'
+import type { RouterOutputs } from './types.ts'
+import { useTRPC } from './use-trpc.ts'
+
+export type SchoolSite = NonNullable<RouterOutputs['domains']['site']>
+
+/** The Host does not change while the page lives: asked once (with the page, on the server), never again. */
+export function siteQuery(trpc: Trpc) {
+  return trpc.domains.site.queryOptions(undefined, { staleTime: Number.POSITIVE_INFINITY })
+}
+
+/** The school's site this page is on, or null on the marketplace (and while unknown). */
+export function useSite(): SchoolSite | null {
+  const trpc = useTRPC()
+  return useQuery(siteQuery(trpc)).data ?? null
+}
+
+/**
+ * For the root's `beforeLoad` in the browser: on a school's site, a page that is not the school's goes where the server
+ * would send it (the school's page, or the same address on the marketplace's origin, a full page load).
+ */
+export async function keepToSchoolSite({
+  context,
+  location,
+  preload,
+}: {
+  context: { queryClient: QueryClient; trpc: Trpc }
+  location: { pathname: string; href: string }
+  preload: boolean
+}) {
+  const place = schoolSitePlace(location.pathname)
+  if (!place) return
+  const site = await context.queryClient.ensureQueryData(siteQuery(context.trpc)).catch(() => null)
+  if (!site) return
+  let away: boolean
+  switch (place.to) {
+    case 'home':
+      throw redirect({ to: '/s/$slug', params: { slug: site.slug }, replace: true })
+    case 'marketplace':
+      away = true
+      break
+    case 'schoolPage':
+      away = place.slug !== site.slug
+      break
+    default: {
+      // A course or bundle page: the school's own are those its page lists (the server asks the owner: the same set
+      // for every page a visitor can open).
+      const page = await context.queryClient
+        .ensureQueryData(context.trpc.schools.page.queryOptions({ slug: site.slug }))
+        .catch(() => null)
+      if (!page) return
+      away =
+        place.to === 'course'
+          ? !page.courses.some((course) => course.id === place.courseId)
+          : !page.bundles.some((bundle) => bundle.slug === place.slug)
+    }
+  }
+  // A hovered link is not followed: only a navigation leaves the school's site.
+  if (away && !preload) throw redirect({ href: `${site.marketplaceUrl}${location.href}` })
+}
