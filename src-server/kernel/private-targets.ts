@@ -33,6 +33,13 @@ for (const [prefix, bits] of [
   ['ff00::', 8],
   ['2001:db8::', 32],
   ['64:ff9b::', 96],
+  // Forms that carry an IPv4 address inside (IPv4-compatible ::a.b.c.d, Teredo, 6to4, NAT64's local prefix) or
+  // discard it: none is a public endpoint today, and each could reach a private IPv4 host through a relay.
+  ['::', 96],
+  ['100::', 64],
+  ['2001::', 32],
+  ['2002::', 16],
+  ['64:ff9b:1::', 48],
 ] as const)
   blocked.addSubnet(prefix, bits, 'ipv6')
 

@@ -585,9 +585,17 @@ describe('targets (SSRF)', { timeout: 90_000 }, () => {
       '::1',
       'fd00::1',
       '::ffff:10.0.0.1',
+      // IPv4 inside IPv6: compatible (how a URL writes [::127.0.0.1]), 6to4 of 127.0.0.1, Teredo, NAT64's local prefix.
+      '::7f00:1',
+      '2002:7f00:1::',
+      '2001:0:4136:e378:8000:63bf:3fff:fdd2',
+      '64:ff9b:1::a00:1',
     ])
       expect(isPrivateAddress(address)).toBe(true)
     expect(isPrivateAddress('93.184.216.34')).toBe(false)
+    expect(isPrivateAddress('2606:4700::1111')).toBe(false)
+    expect(() => assertEndpointUrl('https://[::127.0.0.1]/hook', false)).toThrow(/public/)
+    expect(() => assertEndpointUrl('https://[2002:7f00:1::]/hook', false)).toThrow(/public/)
 
     receiver.received.length = 0
     const request = { messageId: 'msg_x', timestamp: new Date(), signature: 'v1,x', body: '{}' }
