@@ -84,13 +84,20 @@ export async function taughtCourseIds(db: DB, userId: string): Promise<string[]>
   return rows.map((row) => row.course_id)
 }
 
-/** A house course: nobody teaches it (the seed's catalogue); the marketplace's staff run it. */
+/**
+ * The ids of the courses someone with a live account teaches. An erased creator's row stays (their anonymised
+ * profile, their earnings' history), but nobody is behind it: their course is the house's from then on.
+ */
+export function coursesWithLiveTeacher(db: DB) {
+  return db
+    .selectFrom('course_instructors as ci')
+    .leftJoin('account_deletions as erasure', 'erasure.user_id', 'ci.user_id')
+    .where('erasure.erased_at', 'is', null)
+    .select('ci.course_id')
+}
+
+/** A house course: nobody teaches it (the seed's catalogue, an erased creator's); the marketplace's staff run it. */
 export async function isHouseCourse(db: DB, courseId: string): Promise<boolean> {
-  const anyone = await db
-    .selectFrom('course_instructors')
-    .select('user_id')
-    .where('course_id', '=', courseId)
-    .limit(1)
-    .executeTakeFirst()
+  const anyone = await coursesWithLiveTeacher(db).where('ci.course_id', '=', courseId).limit(1).executeTakeFirst()
   return anyone === undefined
 }

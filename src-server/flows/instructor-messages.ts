@@ -22,7 +22,7 @@ import type {
 import { INSTRUCTOR_MESSAGE_WORDS as WORDS } from '../../src-shared/schemas/instructor-messages.ts'
 import { ownsCourse } from '../access/courses.ts'
 import { findCourseForLearning } from '../catalog/repository-lessons.ts'
-import { isHouseCourse } from '../creators/course-team.ts'
+import { coursesWithLiveTeacher, isHouseCourse } from '../creators/course-team.ts'
 import { canOnCourse, SCHOOL_PERMISSIONS } from '../creators/school-access.ts'
 import {
   attachMessageFiles,
@@ -238,7 +238,12 @@ export async function studioInbox(db: DB, user: Person, filter: InboxFilter) {
 
 /** Staff (editors and up): the house courses' threads, which they answer (decision 0140). */
 export async function houseInbox(db: DB, user: Person, filter: InboxFilter) {
-  const rows = await houseThreads(db, user.id, { courseId: filter.courseId, status: filter.filter })
+  const rows = await houseThreads(
+    db,
+    user.id,
+    { courseId: filter.courseId, status: filter.filter },
+    coursesWithLiveTeacher(db),
+  )
   return { threads: rows.map(inboxRow) }
 }
 

@@ -1,7 +1,7 @@
 // Messages between members and a course's instructors (issue 34): instructor-messages/ owns the threads (one per
 // member and course), their messages, each reader's read mark, blocks, reports and the mail setting. Who may read
 // or write is decided by flows/instructor-messages.ts; these functions only read and write rows.
-import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely'
+import { type Expression, type ExpressionBuilder, type OperandExpression, type SqlBool, sql } from 'kysely'
 import type { Database, SchoolMemberRole } from '../../db/types.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
@@ -152,15 +152,12 @@ export function instructorThreads(
   )
 }
 
-/** The staff inbox: threads of the house courses (nobody teaches them), with `readerId`'s unread. */
-export function houseThreads(db: DB, readerId: string, filter: InboxFilter) {
-  return inboxThreads(db, readerId, filter, (eb) =>
-    eb.not(
-      eb.exists(
-        eb.selectFrom('course_instructors as ci').select('ci.course_id').whereRef('ci.course_id', '=', 't.course_id'),
-      ),
-    ),
-  )
+/**
+ * The staff inbox: threads of the house courses, with `readerId`'s unread. `taught`: the ids of the courses someone
+ * teaches (creators/course-team.ts#coursesWithLiveTeacher), the rest being the house's.
+ */
+export function houseThreads(db: DB, readerId: string, filter: InboxFilter, taught: OperandExpression<string>) {
+  return inboxThreads(db, readerId, filter, (eb) => eb('t.course_id', 'not in', taught))
 }
 
 type ThreadScope = (

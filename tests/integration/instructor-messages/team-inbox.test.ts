@@ -4,8 +4,12 @@
 // and up) answer its messages from the admin's house inbox (decision 0140).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ensureSchool } from '../../../src-server/creators/schools.ts'
+import { eraseAccount } from '../../../src-server/flows/account-erasure.ts'
+import { advanceClock, resetClock } from '../../../src-server/kernel/clock.ts'
 import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
 import { staffEmail } from '../../../src-server/mail/staff-address.ts'
+import { createLocalStorage } from '../../../src-server/storage/storage.ts'
+import { ACCOUNT_DELETION_COOL_OFF_DAYS } from '../../../src-shared/retention.ts'
 import { createCreator, createCreatorCourse } from '../../support/creator-courses.ts'
 import { createTestDatabase } from '../../support/db.ts'
 import { callerAs, createUser } from '../../support/factories.ts'
@@ -120,5 +124,33 @@ describe('a house course’s messages (decision 0140)', () => {
     expect(inbox.threads.map((t) => t.id)).not.toContain(threadId)
     await expect(editor.instructorMessages.thread({ threadId })).rejects.toMatchObject({ code: 'NOT_FOUND' })
     expect((await mailsTo(db(), staffEmail())).some((m) => m.text_body.includes(threadId))).toBe(false)
+  })
+
+  it('an erased creator’s course becomes the house’s: its learners’ threads reach the staff inbox', async () => {
+    const owner = await createCreator(db())
+    const course = await createCreatorCourse(db(), owner, { title: 'Orphaned Course', status: 'published' })
+    // Free, so no sale credits the creator (their earnings would hold the erasure until paid out).
+    await db().updateTable('courses').set({ price_minor: 0 }).where('id', '=', course.id).execute()
+    const learner = await createUser(db())
+    const member = await callerAs(db(), learner)
+    await member.purchases.enrolFree({ courseId: course.id })
+    const { threadId } = await member.instructorMessages.send({ courseId: course.id, body: 'Anyone there?' })
+    const editor = await callerAs(db(), await createUser(db(), { role: 'editor' }))
+    await expect(editor.instructorMessages.thread({ threadId })).rejects.toMatchObject({ code: 'NOT_FOUND' })
+
+    await (await callerAs(db(), owner)).privacy.requestDeletion({ password: owner.password })
+    await advanceClock(ACCOUNT_DELETION_COOL_OFF_DAYS * 86_400 + 3600)
+    try {
+      const deps = { db: db(), storage: createLocalStorage('/tmp/team-inbox-erasure'), publicUrl: 'http://x.test' }
+      expect(await eraseAccount({ ...deps, log: { info() {}, error() {} } }, owner.id)).toBe(true)
+    } finally {
+      resetClock()
+    }
+    // The course keeps its (anonymised) instructor row, but nobody is behind it: staff list and answer its threads.
+    const inbox = await editor.admin.instructorMessages.houseInbox({ filter: 'all' })
+    expect(inbox.threads.map((t) => t.id)).toContain(threadId)
+    await editor.instructorMessages.reply({ threadId, body: 'We look after this course now.' })
+    const answer = await member.instructorMessages.conversation({ courseId: course.id })
+    expect(answer.thread?.messages.at(-1)).toMatchObject({ body: 'We look after this course now.' })
   })
 })
