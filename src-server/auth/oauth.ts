@@ -3,6 +3,7 @@
 // e-mail, else a new verified account).
 
 import { Facebook, Google } from 'arctic'
+import { SIGN_IN_FAILURES, type SignInFailureCode } from '../../src-shared/sign-in-failures.ts'
 import type { DB } from '../kernel/db.ts'
 import { accountWithEmail, trustProvenOwner } from './proven-email.ts'
 
@@ -15,7 +16,15 @@ export interface OAuthCredentials {
   facebook?: { clientId: string; clientSecret: string }
 }
 
-export class OAuthFailure extends Error {}
+/** A refusal with the code the callback page shows words for (never the message: decision 0144); the message is ours. */
+export class OAuthFailure extends Error {
+  constructor(
+    readonly code: SignInFailureCode,
+    message: string = SIGN_IN_FAILURES[code],
+  ) {
+    super(message)
+  }
+}
 
 export interface ProviderProfile {
   providerUserId: string
@@ -29,7 +38,7 @@ export type OAuthClient = { provider: 'google'; client: Google } | { provider: '
 
 export function oauthClient(provider: OAuthProvider, credentials: OAuthCredentials, publicUrl: string): OAuthClient {
   const config = credentials[provider]
-  if (!config) throw new OAuthFailure(`${PROVIDER_LABEL[provider]} sign-in is not configured`)
+  if (!config) throw new OAuthFailure('not_configured', `${PROVIDER_LABEL[provider]} sign-in is not configured`)
   const redirectUri = `${publicUrl}/auth/${provider}/callback`
   return provider === 'google'
     ? { provider, client: new Google(config.clientId, config.clientSecret, redirectUri) }
@@ -52,7 +61,7 @@ export async function exchangeCode(
 ) {
   let timer: NodeJS.Timeout | undefined
   const timedOut = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new OAuthFailure('the provider could not be reached')), timeoutMs)
+    timer = setTimeout(() => reject(new OAuthFailure('unreachable', 'the provider could not be reached')), timeoutMs)
   })
   const exchange =
     oauth.provider === 'google'
@@ -70,9 +79,10 @@ async function getJson(url: string, accessToken?: string): Promise<Record<string
     headers: accessToken ? { Authorization: `Bearer ${accessToken}` } : {},
     signal: AbortSignal.timeout(PROVIDER_TIMEOUT_MS),
   }).catch(() => {
-    throw new OAuthFailure('the provider could not be reached')
+    throw new OAuthFailure('unreachable', 'the provider could not be reached')
   })
-  if (!response.ok) throw new OAuthFailure(`the provider refused the profile request (${response.status})`)
+  if (!response.ok)
+    throw new OAuthFailure('provider_error', `the provider refused the profile request (${response.status})`)
   return (await response.json()) as Record<string, unknown>
 }
 
@@ -111,9 +121,9 @@ export async function linkOrCreateUser(
   db: DB,
   provider: OAuthProvider,
   profile: ProviderProfile,
-  options: { create: boolean; refusal?: string } = { create: true },
+  options: { create: boolean; refusal?: SignInFailureCode } = { create: true },
 ) {
-  if (!profile.providerUserId) throw new OAuthFailure('the provider sent no account id')
+  if (!profile.providerUserId) throw new OAuthFailure('provider_error', 'the provider sent no account id')
   return db.transaction().execute(async (trx) => {
     const linked = await trx
       .selectFrom('oauth_accounts')
@@ -125,11 +135,15 @@ export async function linkOrCreateUser(
     if (linked) return { id: linked.id, role: linked.role, emailVerified: linked.email_verified }
 
     if (!profile.email || !profile.emailVerified) {
-      throw new OAuthFailure(`your ${PROVIDER_LABEL[provider]} account has no verified email address`)
+      throw new OAuthFailure(
+        'email_unverified',
+        `your ${PROVIDER_LABEL[provider]} account has no verified email address`,
+      )
     }
     const email = profile.email
     let user = await accountWithEmail(trx, email)
-    if (!user && !options.create) throw new OAuthFailure(options.refusal ?? 'no account uses this email address')
+    if (!user && !options.create)
+      throw new OAuthFailure(options.refusal ?? 'not_staff', 'no account uses this email address')
     if (user) await trustProvenOwner(trx, user)
     user ??= await trx
       .insertInto('users')

@@ -4,9 +4,33 @@
 // Every request to the provider (discovery, token, JWKS, userinfo) goes through kernel/private-targets.ts: a school's
 // issuer, or an endpoint its discovery document names, on a private or loopback address is refused (SSRF).
 import * as oidc from 'openid-client'
+import type { SignInFailureCode } from '../../src-shared/sign-in-failures.ts'
 import { guardedFetch, isPrivateLiteral, isPrivateTargetError } from '../kernel/private-targets.ts'
 
-export class SsoFailure extends Error {}
+/**
+ * A school's sign-in refused or failed: `code` is what the browser is sent (the page has its own words for it, decision
+ * 0144), the message our own reason — logged, and shown to the school's owner where it is theirs to fix — never the
+ * provider's text; `providerError` the provider's OAuth error code when it answered with one (invalid_client …).
+ */
+export class SsoFailure extends Error {
+  constructor(
+    readonly code: SignInFailureCode,
+    message: string,
+    options?: { cause?: unknown; providerError?: string },
+  ) {
+    super(message, { cause: options?.cause })
+    this.providerError = options?.providerError
+  }
+  readonly providerError: string | undefined
+}
+
+/** The provider's own OAuth error code (RFC 6749 §5.2: invalid_client, invalid_grant …), at most 60 characters. */
+function providerErrorOf(error: unknown): string | undefined {
+  let code: unknown
+  if (error instanceof oidc.ResponseBodyError || error instanceof oidc.AuthorizationResponseError) code = error.error
+  else if (error instanceof oidc.WWWAuthenticateChallengeError) code = error.cause[0]?.parameters.error
+  return typeof code === 'string' ? code.slice(0, 60) : undefined
+}
 
 /** The issuer, or an endpoint it names, is on a private or loopback address. */
 export const PRIVATE_ISSUER_MESSAGE = 'the identity provider is on a private or local network address'
@@ -40,8 +64,33 @@ export function issuerIsPrivateLiteral(issuer: string, allowHttp: 'loopback' | u
 }
 
 /** An SsoFailure naming a private address when that is why the request failed, else the given reason. */
-function failure(error: unknown, reason: string): SsoFailure {
-  return new SsoFailure(isPrivateTargetError(error) ? PRIVATE_ISSUER_MESSAGE : reason, { cause: error })
+function failure(error: unknown, code: SignInFailureCode, reason: string): SsoFailure {
+  if (isPrivateTargetError(error)) return new SsoFailure('sso_provider_error', PRIVATE_ISSUER_MESSAGE, { cause: error })
+  return new SsoFailure(code, reason, { cause: error, providerError: providerErrorOf(error) })
+}
+
+/**
+ * The issuer answered discovery but its document names another issuer (openid-client's check): the owner typed it
+ * differently from how the provider spells it (a path, a tenant, http for https). Both are said, the provider's cut.
+ */
+export class IssuerMismatch extends SsoFailure {
+  constructor(
+    readonly expected: string,
+    readonly got: string,
+    cause: unknown,
+  ) {
+    super('sso_provider_error', `the identity provider names a different issuer: expected ${expected}, got ${got}`, {
+      cause,
+    })
+  }
+}
+
+function issuerMismatchOf(error: unknown, expected: string): IssuerMismatch | null {
+  if (!(error instanceof oidc.ClientError) || error.code !== 'OAUTH_JSON_ATTRIBUTE_COMPARISON_FAILED') return null
+  const cause = error.cause as { attribute?: unknown; body?: { issuer?: unknown } } | undefined
+  if (cause?.attribute !== 'issuer') return null
+  const got = typeof cause.body?.issuer === 'string' ? cause.body.issuer.slice(0, 300) : '(none)'
+  return new IssuerMismatch(expected, got, error)
 }
 
 const TIMEOUT_S = 10
@@ -61,8 +110,12 @@ export function issuerAllowed(issuer: string, allowHttp: 'loopback' | undefined)
 }
 
 export async function discover(settings: OidcClientSettings): Promise<oidc.Configuration> {
-  if (!issuerAllowed(settings.issuer, settings.allowHttp)) throw new SsoFailure('the issuer must be an https address')
-  if (issuerIsPrivateLiteral(settings.issuer, settings.allowHttp)) throw new SsoFailure(PRIVATE_ISSUER_MESSAGE)
+  if (!issuerAllowed(settings.issuer, settings.allowHttp)) {
+    throw new SsoFailure('sso_provider_error', 'the issuer must be an https address')
+  }
+  if (issuerIsPrivateLiteral(settings.issuer, settings.allowHttp)) {
+    throw new SsoFailure('sso_provider_error', PRIVATE_ISSUER_MESSAGE)
+  }
   const insecure = new URL(settings.issuer).protocol === 'http:'
   try {
     return await oidc.discovery(
@@ -78,7 +131,10 @@ export async function discover(settings: OidcClientSettings): Promise<oidc.Confi
       },
     )
   } catch (error) {
-    throw failure(error, 'the school’s identity provider could not be reached')
+    throw (
+      issuerMismatchOf(error, settings.issuer) ??
+      failure(error, 'sso_unreachable', 'the school’s identity provider could not be reached')
+    )
   }
 }
 
@@ -139,16 +195,16 @@ export async function completeAuthorization(
       idTokenExpected: true,
     })
   } catch (error) {
-    throw failure(error, 'the identity provider did not confirm the sign-in')
+    throw failure(error, 'sso_not_confirmed', 'the identity provider did not confirm the sign-in')
   }
   const claims = tokens.claims()
-  if (!claims) throw new SsoFailure('the identity provider sent no ID token')
+  if (!claims) throw new SsoFailure('sso_provider_error', 'the identity provider sent no ID token')
   let info: Record<string, unknown> = claims
   if (typeof claims.email !== 'string') {
     try {
       info = { ...(await oidc.fetchUserInfo(config, tokens.access_token, claims.sub)), ...claims }
     } catch (error) {
-      throw failure(error, 'the identity provider did not give the e-mail address')
+      throw failure(error, 'sso_provider_error', 'the identity provider did not give the e-mail address')
     }
   }
   const name = text(info.name)

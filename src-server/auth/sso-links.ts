@@ -22,7 +22,7 @@ export const PENDING_LINK_TTL_MS = 10 * 60 * 1000
 /** The identity belongs to an account that exists already, which only its owner may link (signed in, on consent). */
 export class SsoConsentNeeded extends SsoFailure {
   constructor(readonly userId: string) {
-    super(SSO_EXISTING_REFUSED)
+    super('sso_existing_account', SSO_EXISTING_REFUSED)
   }
 }
 
@@ -57,7 +57,7 @@ export async function linkOrCreateSsoUser(
       .where('l.subject', '=', identity.subject)
       .executeTakeFirst()
     if (linked) {
-      if (isStaff(linked.role)) throw new SsoFailure(SSO_STAFF_REFUSED)
+      if (isStaff(linked.role)) throw new SsoFailure('sso_staff', SSO_STAFF_REFUSED)
       await trx
         .updateTable('school_sso_links')
         .set({ last_used_at: clock.now() })
@@ -68,11 +68,11 @@ export async function linkOrCreateSsoUser(
       return { id: linked.id, created: false }
     }
     let user = await accountWithEmail(trx, identity.email)
-    if (user && isStaff(user.role)) throw new SsoFailure(SSO_STAFF_REFUSED)
+    if (user && isStaff(user.role)) throw new SsoFailure('sso_staff', SSO_STAFF_REFUSED)
     if (user && !(await rules.mayLinkExisting(trx, user.id))) throw new SsoConsentNeeded(user.id)
     if (user) await trustProvenOwner(trx, user)
     const refusal = user ? null : await rules.newAccountRefusal(trx)
-    if (refusal) throw new SsoFailure(refusal)
+    if (refusal) throw new SsoFailure('sso_domain_unproven', refusal)
     const created = !user
     user ??= await trx
       .insertInto('users')
@@ -153,7 +153,7 @@ export async function linkPendingIdentity(db: DB, sessionId: string, userId: str
       .executeTakeFirst()
     if (!pending || pending.expires_at <= clock.now()) return null
     const user = await trx.selectFrom('users').select('role').where('id', '=', userId).executeTakeFirstOrThrow()
-    if (isStaff(user.role)) throw new SsoFailure(SSO_STAFF_REFUSED)
+    if (isStaff(user.role)) throw new SsoFailure('sso_staff', SSO_STAFF_REFUSED)
     const inserted = await trx
       .insertInto('school_sso_links')
       .values({ school_id: pending.school_id, issuer: pending.issuer, subject: pending.subject, user_id: userId })
@@ -168,7 +168,7 @@ export async function linkPendingIdentity(db: DB, sessionId: string, userId: str
         .where('issuer', '=', pending.issuer)
         .where('subject', '=', pending.subject)
         .executeTakeFirst()
-      if (existing?.user_id !== userId) throw new SsoFailure(SSO_LINKED_ELSEWHERE)
+      if (existing?.user_id !== userId) throw new SsoFailure('sso_linked_elsewhere', SSO_LINKED_ELSEWHERE)
     }
     return { schoolId: pending.school_id, redirect: pending.redirect }
   })
@@ -192,4 +192,10 @@ export async function unlinkSchool(db: DB, userId: string, schoolId: string): Pr
     .where('school_id', '=', schoolId)
     .executeTakeFirst()
   return Number(removed.numDeletedRows) > 0
+}
+
+/** The school removed its single sign-on (decision 0144): every account's link to it and every waiting sign-in go. */
+export async function dropSchoolSignIns(db: DB, schoolId: string): Promise<void> {
+  await db.deleteFrom('school_sso_pending_links').where('school_id', '=', schoolId).execute()
+  await db.deleteFrom('school_sso_links').where('school_id', '=', schoolId).execute()
 }

@@ -90,6 +90,31 @@ export function openInvites<S extends InviteScope>(db: DB, target: InviteTarget<
   return query.orderBy('created_at', 'desc').execute()
 }
 
+/**
+ * Every invitation not accepted, the expired ones too (the school's team page shows those as Expired, to resend or
+ * remove, rather than letting them vanish), newest first.
+ */
+export function unacceptedInvites<S extends InviteScope>(db: DB, target: InviteTarget<S>) {
+  return db
+    .selectFrom(SCOPES[target.scope].table)
+    .select(['id', 'email', roleOf(target.scope), 'expires_at', 'created_at'])
+    .where(inScope(target))
+    .where('accepted_at', 'is', null)
+    .orderBy('created_at', 'desc')
+    .execute()
+}
+
+/** One invitation of this course or school not accepted (open or expired), or undefined. */
+export function unacceptedInvite<S extends InviteScope>(db: DB, target: InviteTarget<S>, inviteId: string) {
+  return db
+    .selectFrom(SCOPES[target.scope].table)
+    .select(['id', 'email', roleOf(target.scope), 'expires_at'])
+    .where('id', '=', inviteId)
+    .where(inScope(target))
+    .where('accepted_at', 'is', null)
+    .executeTakeFirst()
+}
+
 /** The lower-case addresses of the open invitations to the courses or schools the query lists (team counts). */
 export function openInviteEmails(
   db: DB,

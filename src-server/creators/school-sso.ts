@@ -62,6 +62,16 @@ export async function putSchoolSso(
   }
 }
 
+/** Deletes the school's settings, its sealed client secret with them; false when it had none. */
+export async function deleteSchoolSso(db: DB, schoolId: string): Promise<boolean> {
+  const row = await db
+    .deleteFrom('school_sso')
+    .where('school_id', '=', schoolId)
+    .returning('school_id')
+    .executeTakeFirst()
+  return Boolean(row)
+}
+
 /** The schools the user is a member of (not owner) whose enabled SSO is required for members. */
 export async function schoolsRequiringSsoFor(db: DB, userId: string) {
   return db

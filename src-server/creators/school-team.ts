@@ -72,3 +72,29 @@ export async function belongsToAnySchool(db: DB, userId: string): Promise<boolea
     .executeTakeFirst()
   return Boolean(row)
 }
+
+/**
+ * The name of the school whose team invitation this user accepted most recently and whose team they are no longer on
+ * (removed, or left), else null: the studio's refusal then says so rather than "only approved creators".
+ */
+export async function schoolLeftBy(db: DB, userId: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('school_invites as i')
+    .innerJoin('schools as s', 's.id', 'i.school_id')
+    .select('s.name')
+    .where('i.accepted_by', '=', userId)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('school_members as m')
+            .select('m.user_id')
+            .whereRef('m.school_id', '=', 'i.school_id')
+            .where('m.user_id', '=', userId),
+        ),
+      ),
+    )
+    .orderBy('i.accepted_at', 'desc')
+    .limit(1)
+    .executeTakeFirst()
+  return row?.name ?? null
+}

@@ -8,16 +8,16 @@ import type { SchoolSsoInput } from '../../src-shared/schemas/sso.ts'
 import { type ActionProof, confirmAction } from '../auth/confirm-action.ts'
 import {
   discover,
+  IssuerMismatch,
   issuerAllowed,
   issuerIsPrivateLiteral,
   PRIVATE_ISSUER_MESSAGE,
   SsoFailure,
   type SsoIdentity,
 } from '../auth/oidc.ts'
-import { endPendingLoginsOf } from '../auth/pending-login.ts'
 import { accountWithEmail } from '../auth/proven-email.ts'
-import { invalidateUserSessions } from '../auth/session.ts'
 import {
+  dropSchoolSignIns,
   linkedSchoolIds,
   linkOrCreateSsoUser,
   linkPendingIdentity,
@@ -27,13 +27,12 @@ import {
 } from '../auth/sso-links.ts'
 import { twoFactorSettings } from '../auth/two-factor.ts'
 import {
+  deleteSchoolSso,
   putSchoolSso,
   type SchoolSsoSettings,
   schoolSsoSettings,
-  schoolsRequiringSsoFor,
   sealedSsoSecretOf,
 } from '../creators/school-sso.ts'
-import { schoolMembers } from '../creators/school-team.ts'
 import { schoolById, schoolBySlug } from '../creators/schools.ts'
 import {
   domainProvenElsewhere,
@@ -46,12 +45,14 @@ import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { openText, sealText } from '../kernel/seal.ts'
 import { enqueueMail } from '../mail/outbox.ts'
-import { userContact } from '../users/contact.ts'
-import { assertPlanIncludes, creatorStanding, ownerPlanIncludes } from './creator-standing.ts'
-import { liveBrand, schoolForHost, siteUrlForHost, siteUrlForSchool } from './school-domain.ts'
+import { assertPlanIncludes, creatorStanding } from './creator-standing.ts'
+import { schoolForHost, siteUrlForHost, siteUrlForSchool } from './school-domain.ts'
 import { ownSchool } from './school-team.ts'
+import { domainOf, endSessionsHeldToSso, signInName } from './sso-hold.ts'
 
 export const SSO_CALLBACK_PATH = '/auth/sso/callback'
+
+const SSO_NOT_OFFERED = 'this school does not offer single sign-on'
 
 const PRIVATE_ISSUER_REFUSAL =
   'The issuer must be on the public internet: private, loopback and link-local addresses are refused'
@@ -141,6 +142,14 @@ export async function saveSsoSettings(db: DB, userId: string, input: SchoolSsoIn
       if (error instanceof SsoFailure && error.message === PRIVATE_ISSUER_MESSAGE) {
         throw new DomainError('invalid', PRIVATE_ISSUER_REFUSAL, { field: 'issuer' })
       }
+      // It answered, naming itself otherwise: "did not answer" would send the owner looking for an outage.
+      if (error instanceof IssuerMismatch) {
+        throw new DomainError(
+          'invalid',
+          `The issuer answered OpenID Connect discovery but names itself differently: expected ${error.expected}, got ${error.got}. Enter the issuer exactly as your provider gives it.`,
+          { field: 'issuer' },
+        )
+      }
       throw new DomainError('invalid', 'The issuer did not answer OpenID Connect discovery', { field: 'issuer' })
     }
   }
@@ -165,6 +174,25 @@ export async function saveSsoSettings(db: DB, userId: string, input: SchoolSsoIn
   return ssoPanel(db, userId, config)
 }
 
+/**
+ * "Remove single sign-on" (decision 0144): the settings and the stored client secret, every e-mail domain's proof (which
+ * frees the domain for another school) and the accounts' links to the school's provider go, in one transaction. With no
+ * settings nobody is held to the school's sign-in, so its members sign in as anyone else again; no session ends and no
+ * account changes (an account made through the school's sign-in has no password: "Forgot password" gives it one).
+ * The owner's own school only; no plan needed, so a school whose plan lapsed can still take its secret away.
+ */
+export async function removeSsoSettings(db: DB, userId: string, config: AppConfig) {
+  const school = await ownSchool(db, userId)
+  await db.transaction().execute(async (trx) => {
+    if (!(await deleteSchoolSso(trx, school.id))) {
+      throw new DomainError('not_found', 'This school has no single sign-on to remove')
+    }
+    await syncSsoDomainProofs(trx, school.id, [])
+    await dropSchoolSignIns(trx, school.id)
+  })
+  return ssoPanel(db, userId, config)
+}
+
 /** The sign-in button's look-up: the school's name when its SSO is on (and its plan still includes it). */
 export async function ssoForSlug(db: DB, slug: string) {
   const school = await schoolBySlug(db, slug)
@@ -179,14 +207,6 @@ export async function ssoForSlug(db: DB, slug: string) {
   return { name: await signInName(db, school), slug: school.slug }
 }
 
-/**
- * The name a school's sign-in goes by ("Sign in with …", the refusals that point to it): its brand's while white label
- * is live, as its pages, header and the hand-off page name it (decision 0143), else the school's own.
- */
-async function signInName(db: DB, school: { id: string; name: string; ownerId: string }): Promise<string> {
-  return (await liveBrand(db, { schoolId: school.id, ownerId: school.ownerId }))?.displayName ?? school.name
-}
-
 /** The single sign-on of the school whose own domain the request came on (its log-in page offers it), else null. */
 export async function ssoForHost(db: DB, config: AppConfig, host: string | undefined) {
   if ((await siteUrlForHost(db, config.publicUrl, host)) === config.publicUrl) return null
@@ -199,11 +219,11 @@ export async function usableSso(db: DB, config: AppConfig, by: { slug: string } 
   const school = 'slug' in by ? await schoolBySlug(db, by.slug) : await schoolById(db, by.schoolId)
   const settings = school ? await schoolSsoSettings(db, school.id) : null
   const sealed = school ? await sealedSsoSecretOf(db, school.id) : null
-  if (!school || !settings?.enabled || !sealed) throw new SsoFailure('this school does not offer single sign-on')
+  if (!school || !settings?.enabled || !sealed) throw new SsoFailure('sso_not_offered', SSO_NOT_OFFERED)
   try {
     await assertPlanIncludes(db, school.ownerId, 'sso')
   } catch {
-    throw new SsoFailure('this school does not offer single sign-on')
+    throw new SsoFailure('sso_not_offered', SSO_NOT_OFFERED)
   }
   return {
     school,
@@ -218,26 +238,30 @@ export async function usableSso(db: DB, config: AppConfig, by: { slug: string } 
   }
 }
 
-function domainOf(email: string): string {
-  return email.slice(email.lastIndexOf('@') + 1).toLowerCase()
-}
-
 /**
  * The local account for a provider's identity: verified e-mail in an allowed domain, then its earlier link, else the
  * account with that address (linked when the domain is proven), else a new account (made when the domain is proven).
  */
 export async function accountForSsoIdentity(db: DB, settings: SchoolSsoSettings, identity: SsoIdentity) {
-  if (!identity.subject) throw new SsoFailure('the identity provider sent no account id')
+  if (!identity.subject) throw new SsoFailure('sso_provider_error', 'the identity provider sent no account id')
   if (!identity.email || identity.email.indexOf('@') < 1) {
-    throw new SsoFailure('the identity provider gave no e-mail address')
+    throw new SsoFailure('sso_provider_error', 'the identity provider gave no e-mail address')
   }
-  if (!identity.emailVerified) throw new SsoFailure('your e-mail address is not verified by the identity provider')
+  if (!identity.emailVerified) {
+    throw new SsoFailure('email_unverified', 'your e-mail address is not verified by the identity provider')
+  }
   if (!settings.domains.includes(domainOf(identity.email))) {
-    throw new SsoFailure(`addresses at ${domainOf(identity.email)} cannot sign in through this school`)
+    throw new SsoFailure(
+      'sso_domain_not_allowed',
+      `addresses at ${domainOf(identity.email)} cannot sign in through this school`,
+    )
   }
   // A domain another school has proven is that school's to sign in (this one may have listed it before the proof).
   if (await domainProvenElsewhere(db, settings.schoolId, [domainOf(identity.email)])) {
-    throw new SsoFailure(`addresses at ${domainOf(identity.email)} sign in through another school`)
+    throw new SsoFailure(
+      'sso_domain_elsewhere',
+      `addresses at ${domainOf(identity.email)} sign in through another school`,
+    )
   }
   // An existing account is linked, and a new one made, only when the school proved this exact domain by DNS (its TXT
   // proof, verified and not lapsed): otherwise a school's own provider could claim anyone's account — its team
@@ -256,89 +280,6 @@ export async function accountForSsoIdentity(db: DB, settings: SchoolSsoSettings,
       newAccountRefusal: async (trx) => ((await proven(trx)) ? null : SSO_DOMAIN_UNPROVEN(domain)),
     },
   )
-}
-
-interface SchoolHoldingToSso {
-  id: string
-  name: string
-  slug: string
-  ownerId: string
-}
-
-/**
- * Whether the school's "Require SSO" holds a member with this address: only when the address is in a domain the school
- * proved by DNS — a school governs the accounts of its own domain, not a member's personal one (which its provider may
- * not sign in either) — and while the owner's plan includes SSO: once it no longer does the school's sign-in is gone
- * (ssoForSlug, usableSso), and holding its members to it would lock them out. The owner is never held.
- */
-async function holdsToSso(db: DB, school: SchoolHoldingToSso, userId: string, email: string): Promise<boolean> {
-  if (userId === school.ownerId) return false
-  if (!(await schoolProvesEmailDomain(db, school.id, domainOf(email)))) return false
-  return ownerPlanIncludes(db, school.ownerId, 'sso')
-}
-
-/**
- * The school whose required single sign-on is the account's only way in, or null (see holdsToSso); its `name` is the
- * one its sign-in button shows (signInName).
- */
-export async function schoolRequiringSsoOf(db: DB, userId: string): Promise<SchoolHoldingToSso | null> {
-  const user = await userContact(db, userId)
-  if (!user) return null
-  for (const school of await schoolsRequiringSsoFor(db, userId)) {
-    if (await holdsToSso(db, school, userId, user.email)) return { ...school, name: await signInName(db, school) }
-  }
-  return null
-}
-
-/** The refusal of another way in; the school's sign-in button comes with it (the error's ssoSchool, the page's link). */
-export const SSO_REQUIRED_MESSAGE = (school: { name: string }) =>
-  `${school.name} requires its members to sign in with single sign-on: use “Sign in with ${school.name}”`
-
-/**
- * Refuses every way in but the school's own sign-in (its callback, http/school-sso.ts, is the only caller that skips
- * this) to a member the school holds to it: the password, a passkey, Google or Facebook. Checked where each way
- * proves the account, before any session or pending log-in is made.
- */
-export async function assertSignInAllowed(db: DB, userId: string): Promise<void> {
-  const school = await schoolRequiringSsoOf(db, userId)
-  if (school) throw new DomainError('forbidden', SSO_REQUIRED_MESSAGE(school), { ssoSchool: school.slug })
-}
-
-/**
- * Why this account may not add a passkey, or null: a school holds it to its single sign-on, and a passkey (a way in of
- * the account's own: it signs in alone) could not sign in while the requirement holds (assertSignInAllowed). The page
- * shows it in place of the form; the procedures refuse with it. A second factor is not refused: it signs in nobody
- * alone, and the school's sign-in asks for it too.
- */
-export async function passkeyRefusal(db: DB, userId: string): Promise<string | null> {
-  const school = await schoolRequiringSsoOf(db, userId)
-  return school
-    ? `${school.name} requires its members to sign in with single sign-on, so this account cannot add a passkey`
-    : null
-}
-
-export async function assertMayAddPasskey(db: DB, userId: string): Promise<void> {
-  const refusal = await passkeyRefusal(db, userId)
-  if (refusal) throw new DomainError('forbidden', refusal)
-}
-
-/**
- * Ends the sessions and half-finished log-ins of the members the school now holds to its sign-in (all, or those at
- * `domain` when one domain was just proven): they were made by the password, a passkey or Google before, and must not
- * outlive the requirement. Members sign in again through the school. The owner is never held, so their session stays.
- */
-export async function endSessionsHeldToSso(db: DB, schoolId: string, domain?: string): Promise<number> {
-  const [settings, school] = await Promise.all([schoolSsoSettings(db, schoolId), schoolById(db, schoolId)])
-  if (!settings?.enabled || !settings.requireForMembers || !school) return 0
-  let ended = 0
-  for (const member of await schoolMembers(db, schoolId)) {
-    if (domain && domainOf(member.email) !== domain) continue
-    if (!(await holdsToSso(db, school, member.id, member.email))) continue
-    await invalidateUserSessions(db, member.id)
-    await endPendingLoginsOf(db, member.id)
-    ended++
-  }
-  return ended
 }
 
 export const SSO_LINK_MAIL_KIND = 'sso-linked'

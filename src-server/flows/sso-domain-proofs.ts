@@ -9,6 +9,7 @@ import type { DnsCheckOutcome } from '../../db/types.ts'
 import { ssoDomainProofRecordName } from '../../src-shared/schemas/sso.ts'
 import { type DnsProofStatus, day, dnsProofView, dnsRechecker } from '../creators/dns-proofs.ts'
 import { checkTxtToken, type TxtLookup } from '../creators/dns-verify.ts'
+import { schoolSsoSettings } from '../creators/school-sso.ts'
 import {
   domainProvenElsewhere,
   recordSsoDomainCheck,
@@ -22,20 +23,25 @@ import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { assertPlanIncludes } from './creator-standing.ts'
 import { mailSchoolOwner } from './school-owner-mail.ts'
-import { endSessionsHeldToSso } from './school-sso.ts'
 import { ownSchool } from './school-team.ts'
+import { endSessionsHeldToSso } from './sso-hold.ts'
 
 export type SsoDomainStatus = DnsProofStatus
 
-/** One allowed domain's proof as the SSO page shows it: the record to publish, its status and why. */
-function proofView(proof: SsoDomainProof) {
+/**
+ * One allowed domain's proof as the SSO page shows it: the record to publish, its status and why. `offered`: whether
+ * the school offers its sign-in now (unticked, a verified domain lets nobody join or sign in through it).
+ */
+function proofView(proof: SsoDomainProof, offered: boolean) {
   // A new account is made through the school's sign-in only in a proven domain (flows/school-sso.ts).
   const noNewLearners = `Until it is verified, new learners at ${proof.domain} cannot join through your sign-in.`
   const view = dnsProofView(
     proof,
     ssoDomainProofRecordName(proof.domain),
     (state) => ({
-      verified: `Verified: new learners at ${proof.domain} can join through your sign-in, and existing accounts at ${proof.domain} can be linked to it.`,
+      verified: offered
+        ? `Verified: new learners at ${proof.domain} can join through your sign-in, and existing accounts at ${proof.domain} can be linked to it.`
+        : `Verified. Your sign-in is not offered now, so nobody at ${proof.domain} joins or signs in through it until you offer it again.`,
       failing: `Verified, but at risk: since ${day(proof.failingSince)} ${state.found}. Publish the record again: if it is still not there at a check after ${state.lapsesAfter}, the domain stops being verified.`,
       lapsed: `No longer verified since ${day(proof.lapsedAt)}: ${state.lapsedBecause}. New learners at ${proof.domain} cannot join through your sign-in (those who signed in through it before still can), existing accounts at ${proof.domain} are no longer linked to it and “Require SSO” no longer applies to them. Publish the record, then check.`,
       unchecked: `Not verified yet: publish the TXT record, then check. ${noNewLearners}`,
@@ -48,8 +54,11 @@ function proofView(proof: SsoDomainProof) {
 /** The DNS proof of each allowed e-mail domain (the owner's own school). */
 export async function ssoDomainProofList(db: DB, userId: string) {
   const school = await ownSchool(db, userId)
-  return (await ssoDomainProofs(db, school.id)).map(proofView)
+  const offered = await ssoOffered(db, school.id)
+  return (await ssoDomainProofs(db, school.id)).map((proof) => proofView(proof, offered))
 }
+
+const ssoOffered = async (db: DB, schoolId: string) => (await schoolSsoSettings(db, schoolId))?.enabled === true
 
 export const SSO_PROOF_LAPSED_MAIL_KIND = 'sso-domain-lapsed'
 
@@ -91,7 +100,8 @@ async function recordCheck(
   return db.transaction().execute(async (trx) => {
     const effect = await recordSsoDomainCheck(trx, schoolId, proof.domain, outcome, now)
     if (effect === 'lapsed') await mailLapse(trx, schoolId, proof, publicUrl)
-    if (effect === 'verified' && proof.verifiedAt === null) await endSessionsHeldToSso(trx, schoolId, proof.domain)
+    if (effect === 'verified' && proof.verifiedAt === null)
+      await endSessionsHeldToSso(trx, schoolId, { domain: proof.domain })
     return effect
   })
 }
@@ -115,7 +125,7 @@ export async function checkSsoDomain(db: DB, userId: string, domain: string, loo
   }
   const check = await checkTxtToken(lookup, ssoDomainProofRecordName(proof.domain), proof.token)
   await recordCheck(db, school.id, proof, check.outcome, clock.now(), publicUrl)
-  return proofView((await ssoDomainProof(db, school.id, proof.domain)) ?? proof)
+  return proofView((await ssoDomainProof(db, school.id, proof.domain)) ?? proof, await ssoOffered(db, school.id))
 }
 
 /**

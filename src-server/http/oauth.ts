@@ -1,10 +1,12 @@
 // GET /auth/{google,facebook}[?mode=admin&redirect=/path] starts the authorization-code flow; the provider
 // returns to /auth/{provider}/callback. State (and Google's PKCE verifier) and where to go afterwards live in
-// short-lived HttpOnly cookies. Failures never throw: they redirect with '{Provider} login failed: reason'.
+// short-lived HttpOnly cookies. Failures never throw: they redirect with a code the page has words for
+// (src-shared/sign-in-failures.ts, decision 0144), never with text.
 import { ArcticFetchError, generateCodeVerifier, generateState, OAuth2RequestError } from 'arctic'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { DELETION_CANCEL_PATH, safeReturnPath, TWO_FACTOR_SETUP_PATH } from '../../src-shared/auth.ts'
 import { isStaff, staffRoleNeedsTwoFactor } from '../../src-shared/roles.ts'
+import { type SignInFailureCode, signInFailurePath } from '../../src-shared/sign-in-failures.ts'
 import {
   exchangeCode,
   fetchProfile,
@@ -14,18 +16,16 @@ import {
   OAuthFailure,
   type OAuthProvider,
   oauthClient,
-  PROVIDER_LABEL,
 } from '../auth/oauth.ts'
 import { finishFirstStep } from '../auth/sign-in.ts'
 import { scheduledDeletionOf } from '../flows/account-deletion.ts'
-import { SSO_REQUIRED_MESSAGE, schoolRequiringSsoOf } from '../flows/school-sso.ts'
+import { schoolRequiringSsoOf } from '../flows/sso-hold.ts'
 import type { HttpDeps } from '../kernel/config.ts'
 
 const STATE_COOKIE = 'oauth_state'
 const VERIFIER_COOKIE = 'oauth_verifier'
 const FLOW_COOKIE = 'oauth_flow'
 const COOKIE_MAX_AGE_S = 10 * 60
-const NOT_STAFF = 'this account does not have staff access'
 
 interface Flow {
   provider: OAuthProvider
@@ -47,18 +47,15 @@ function readFlow(raw: string | undefined): Flow | null {
   }
 }
 
-/** `ssoSchool`: the school whose own sign-in is the way in instead (its button is offered beside the message). */
-function failureUrl(mode: Flow['mode'], provider: OAuthProvider, reason: string, ssoSchool?: string) {
-  const message = `${PROVIDER_LABEL[provider]} login failed: ${reason}`
-  const school = ssoSchool ? `&school=${encodeURIComponent(ssoSchool)}` : ''
-  return `${mode === 'admin' ? '/admin/login' : '/auth/callback'}?error=${encodeURIComponent(message)}${school}`
+function failureUrl(mode: Flow['mode'], provider: OAuthProvider, code: SignInFailureCode, schoolSlug?: string) {
+  return signInFailurePath(mode === 'admin' ? '/admin/login' : '/auth/callback', provider, code, schoolSlug)
 }
 
-function reasonOf(error: unknown): string {
-  if (error instanceof OAuthFailure) return error.message
-  if (error instanceof OAuth2RequestError) return 'the sign-in code was refused'
-  if (error instanceof ArcticFetchError) return 'the provider could not be reached'
-  return 'something went wrong. Please try again'
+function codeOf(error: unknown): SignInFailureCode {
+  if (error instanceof OAuthFailure) return error.code
+  if (error instanceof OAuth2RequestError) return 'code_refused'
+  if (error instanceof ArcticFetchError) return 'unreachable'
+  return 'failed'
 }
 
 export function registerOAuthRoutes(app: FastifyInstance, deps: HttpDeps, credentials: OAuthCredentials) {
@@ -92,7 +89,7 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: HttpDeps, creden
         reply.setCookie(FLOW_COOKIE, JSON.stringify({ provider, mode, redirect } satisfies Flow), cookieOptions)
         return reply.redirect(url.toString())
       } catch (error) {
-        return reply.redirect(failureUrl(mode, provider, reasonOf(error)))
+        return reply.redirect(failureUrl(mode, provider, codeOf(error)))
       }
     })
 
@@ -104,12 +101,13 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: HttpDeps, creden
         const verifier = request.cookies[VERIFIER_COOKIE]
         clearFlowCookies(reply)
         const mode = flow?.mode ?? 'user'
-        const fail = (reason: string) => reply.redirect(failureUrl(mode, provider, reason))
+        const fail = (code: SignInFailureCode, schoolSlug?: string) =>
+          reply.redirect(failureUrl(mode, provider, code, schoolSlug))
 
-        if (request.query.error) return fail('sign-in was cancelled')
+        if (request.query.error) return fail('cancelled')
         const { code, state } = request.query
         if (!flow || flow.provider !== provider || !code || !state || !expectedState || state !== expectedState) {
-          return fail('the sign-in request expired or did not match. Please try again')
+          return fail('expired')
         }
         try {
           const oauth = oauthClient(provider, credentials, deps.config.publicUrl)
@@ -117,13 +115,14 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: HttpDeps, creden
           const profile = await fetchProfile(provider, tokens.accessToken())
           const user = await linkOrCreateUser(deps.db, provider, profile, {
             create: mode === 'user',
-            refusal: NOT_STAFF,
+            refusal: 'not_staff',
           })
           // Staff sign-in needs a proven address, as the password form does.
-          if (mode === 'admin' && (!isStaff(user.role) || !user.emailVerified)) return fail(NOT_STAFF)
-          // A member a school holds to its single sign-on signs in there, not with Google or Facebook (decision 0062).
+          if (mode === 'admin' && (!isStaff(user.role) || !user.emailVerified)) return fail('not_staff')
+          // A member a school holds to its single sign-on signs in there, not with Google or Facebook (decision 0062);
+          // the page names the school from its address.
           const held = mode === 'user' ? await schoolRequiringSsoOf(deps.db, user.id) : null
-          if (held) return reply.redirect(failureUrl(mode, provider, SSO_REQUIRED_MESSAGE(held), held.slug))
+          if (held) return fail('sso_required', held.slug)
           const signIn = { db: deps.db, config: deps.config, req: request, res: reply, clientIp: request.ip }
           const next = mode === 'admin' ? '/admin' : flow.redirect
           // An account with a second factor asks for its code before the session, as after a password.
@@ -141,7 +140,7 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: HttpDeps, creden
           return reply.redirect(`/auth/callback?redirect=${encodeURIComponent(flow.redirect)}`)
         } catch (error) {
           if (!(error instanceof OAuthFailure)) request.log.warn({ err: error, provider }, 'OAuth sign-in failed')
-          return fail(reasonOf(error))
+          return fail(codeOf(error))
         }
       },
     )

@@ -14,6 +14,7 @@ import { createTxtLookup } from '../creators/dns-verify.ts'
 import {
   confirmSsoLink,
   pendingSsoLink,
+  removeSsoSettings,
   saveSsoSettings,
   schoolSignIns,
   ssoForSlug,
@@ -34,6 +35,9 @@ export const schoolSsoRouter = router({
   save: creatorProcedure
     .input(schoolSsoInput)
     .mutation(({ ctx, input }) => saveSsoSettings(ctx.db, ctx.user.id, input, ctx.config)),
+
+  /** "Remove single sign-on": the settings, the secret, the domains' proofs and the accounts' links go. */
+  remove: creatorProcedure.mutation(({ ctx }) => removeSsoSettings(ctx.db, ctx.user.id, ctx.config)),
 
   /** Each allowed e-mail domain's DNS proof: the TXT record to publish, its status and why. */
   domainProofs: creatorProcedure.query(({ ctx }) => ssoDomainProofList(ctx.db, ctx.user.id)),

@@ -17,10 +17,12 @@ import {
   changeSchoolMemberRole,
   describeSchoolInvite,
   inviteSchoolMember,
+  leaveSchool,
   memberSchoolCourses,
   mySchoolMemberships,
   publicSchoolPage,
   removeFromSchool,
+  resendSchoolInvitation,
   saveSchoolSettings,
   schoolPanel,
 } from '../flows/school-team.ts'
@@ -39,17 +41,27 @@ export const schoolsRouter = router({
     .input(inviteSchoolMemberInput)
     .mutation(({ ctx, input }) => inviteSchoolMember(ctx.db, ctx.limiter, ctx.user, input, ctx.config)),
 
+  /** A new link for an invitation (open or expired): the old one stops working; counted as an invitation. */
+  resendInvite: creatorProcedure
+    .input(schoolInviteRefInput)
+    .mutation(({ ctx, input }) => resendSchoolInvitation(ctx.db, ctx.limiter, ctx.user, input.inviteId, ctx.config)),
+
   cancelInvite: creatorProcedure
     .input(schoolInviteRefInput)
     .mutation(({ ctx, input }) => cancelSchoolInvitation(ctx.db, ctx.user.id, input.inviteId)),
 
   setRole: creatorProcedure
     .input(schoolMemberRoleInput)
-    .mutation(({ ctx, input }) => changeSchoolMemberRole(ctx.db, ctx.user.id, input.userId, input.role)),
+    .mutation(({ ctx, input }) => changeSchoolMemberRole(ctx.db, ctx.user.id, input.userId, input.role, ctx.config)),
 
   remove: creatorProcedure
     .input(schoolMemberRefInput)
     .mutation(({ ctx, input }) => removeFromSchool(ctx.db, ctx.user.id, input.userId)),
+
+  /** A member leaves the school's team (any signed-in account, for its own place only: no creator needed). */
+  leave: authedProcedure
+    .input(schoolRefInput)
+    .mutation(({ ctx, input }) => leaveSchool(ctx.db, ctx.user.id, input.schoolId)),
 
   /** The schools the signed-in person works for as a member, with their role in each. */
   memberships: authedProcedure.query(({ ctx }) => mySchoolMemberships(ctx.db, ctx.user.id)),

@@ -21,7 +21,7 @@ import {
   twoFactorSettings,
   twoFactorStatus,
 } from '../auth/two-factor.ts'
-import { assertMayAddPasskey, passkeyRefusal } from '../flows/school-sso.ts'
+import { assertMayAddPasskey, passkeyRefusal } from '../flows/sso-hold.ts'
 import { passwordsTypedHere } from '../trpc/context.ts'
 import { authedProcedure, router } from '../trpc/init.ts'
 import { paceSecurityTries } from '../trpc/security-pace.ts'

@@ -5,7 +5,7 @@ import { AUTH_MESSAGES } from '../../src-shared/auth.ts'
 import { hasRole, type Role, staffRoleNeedsTwoFactor } from '../../src-shared/roles.ts'
 import { coInstructsAny } from '../creators/course-instructors.ts'
 import { findCreator } from '../creators/repository.ts'
-import { belongsToAnySchool } from '../creators/school-team.ts'
+import { belongsToAnySchool, schoolLeftBy } from '../creators/school-team.ts'
 import { isDomainError } from '../kernel/errors.ts'
 import type { Context } from './context.ts'
 import { publicErrorShape } from './error-shape.ts'
@@ -115,7 +115,12 @@ export const creatorProcedure = authedProcedure.use(async ({ ctx, next }) => {
 export const courseEditorProcedure = authedProcedure.use(async ({ ctx, next }) => {
   const creator = await findCreator(ctx.db, ctx.user.id)
   if (!creator && !(await coInstructsAny(ctx.db, ctx.user.id)) && !(await belongsToAnySchool(ctx.db, ctx.user.id))) {
-    throw new TRPCError({ code: 'FORBIDDEN', message: 'Only approved creators can use the studio' })
+    // Someone removed from a school's team (or who left it) is told that, not that they are no creator.
+    const left = await schoolLeftBy(ctx.db, ctx.user.id)
+    const message = left
+      ? `You are no longer on the team of ${left}, so you cannot work on its courses`
+      : 'Only approved creators can use the studio'
+    throw new TRPCError({ code: 'FORBIDDEN', message })
   }
   return next({ ctx: { ...ctx, creator } })
 })

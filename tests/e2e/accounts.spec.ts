@@ -130,10 +130,27 @@ test.describe('log-in and log-out', () => {
 
   test('an unconfigured Google sign-in (an old link) says why instead of failing', async ({ page }) => {
     await page.goto('/auth/google')
-    await expect(page).toHaveURL(/\/auth\/callback\?error=/)
+    await expect(page).toHaveURL(/\/auth\/callback\?error=not_configured/)
     await expect(
-      page.getByRole('alert').filter({ hasText: 'Google login failed: Google sign-in is not configured' }),
+      page.getByRole('alert').filter({
+        hasText: 'Google login failed: This way of signing in is not set up on this site.',
+      }),
     ).toBeVisible()
+  })
+
+  test('the sign-in failure page shows only its own words, never text from the address (decision 0144)', async ({
+    page,
+  }) => {
+    const planted = 'Your account is locked: call +1 555 0100 to unlock it'
+    await page.goto(`/auth/callback?error=${encodeURIComponent(planted)}`)
+    await expect(
+      page.getByRole('alert').filter({ hasText: 'Sign-in failed: Something went wrong. Please try again.' }),
+    ).toBeVisible()
+    await expect(page.getByText('555 0100')).toHaveCount(0)
+    // Nor through the staff log-in page's alert.
+    await page.goto(`/admin/login?error=${encodeURIComponent(planted)}&via=google`)
+    await expect(page.getByText('Google login failed: Something went wrong. Please try again.')).toBeVisible()
+    await expect(page.getByText('555 0100')).toHaveCount(0)
   })
 })
 

@@ -79,9 +79,9 @@ test.describe('admin access', () => {
     }
   })
 
-  test('shows the error an OAuth sign-in sends back', async ({ page }) => {
-    await page.goto('/admin/login?error=Only%20team%20members%20can%20sign%20in%20here.')
-    await expect(page.getByRole('alert')).toHaveText('Only team members can sign in here.')
+  test('shows the failure an OAuth sign-in sends back, in its own words (a code: decision 0144)', async ({ page }) => {
+    await page.goto('/admin/login?error=not_staff&via=google')
+    await expect(page.getByRole('alert')).toHaveText('Google login failed: This account does not have staff access.')
   })
 })
 

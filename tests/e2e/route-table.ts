@@ -119,7 +119,7 @@ export const ROUTES: RouteEntry[] = [
   { file: 'gifts.new.tsx', url: '/gifts/new?course=modern-react-typescript', as: 'customer' },
   {
     file: 'auth/callback.tsx',
-    url: '/auth/callback?error=Google%20login%20failed%3A%20access%20denied',
+    url: '/auth/callback?error=cancelled&via=google',
     as: 'visitor',
   },
   { file: 'payment-success.tsx', url: '/payment-success', as: 'visitor' },

@@ -1,6 +1,7 @@
 // A creator's school and team (issue 36, decision 0057): the owner invites a finance member by e-mail from the
 // studio's School page; the member, signed in with that address, accepts through the mailed single-use link, sees the
-// school's earnings, and cannot edit a course — neither through the studio's pages nor by calling the server.
+// school's earnings, and cannot edit a course — neither through the studio's pages nor by calling the server — then
+// leaves the school from its page, once confirmed. Removing a member asks first (decision 0144).
 
 import { putSchoolMember } from '../../src-server/creators/school-team.ts'
 import { ensureSchool } from '../../src-server/creators/schools.ts'
@@ -15,6 +16,8 @@ test('the owner invites a finance member who accepts, sees earnings and cannot e
   baseURL,
   browser,
 }) => {
+  // Two browsers through the invitation, the member's pages and the leaving: past 30 s on a loaded machine.
+  test.setTimeout(60_000)
   const owner = await createCreator(db, { plan: 'pro' })
   const course = await createCreatorCourse(db, owner, { status: 'published', title: 'Budgeting for Makers' })
   await sell(db, [{ id: course.id, title: course.title, price_minor: 4900 }])
@@ -29,7 +32,7 @@ test('the owner invites a finance member who accepts, sees earnings and cannot e
   await invite.getByLabel('Role').selectOption('finance')
   await invite.getByRole('button', { name: 'Send invitation' }).click()
   await expect(page.getByText(`Invitation sent to ${email}`)).toBeVisible()
-  await expect(page.getByRole('list', { name: 'Open invitations' })).toContainText(`${email} · Finance`)
+  await expect(page.getByRole('list', { name: 'Invitations' })).toContainText(`${email} · Finance`)
 
   const mail = await db
     .selectFrom('mail_outbox')
@@ -56,6 +59,7 @@ test('the owner invites a finance member who accepts, sees earnings and cannot e
   await expect(tab.getByText('as finance')).toBeVisible()
   await tab.getByRole('button', { name: 'Accept the invitation' }).click()
   await expect(tab).toHaveURL(/\/member\/[0-9a-f-]{36}$/)
+  const memberPage = tab.url()
   expect(callsWithToken.length).toBeGreaterThan(0)
   for (const call of callsWithToken) {
     expect(call.method).toBe('POST')
@@ -88,6 +92,20 @@ test('the owner invites a finance member who accepts, sees earnings and cannot e
   // The owner sees the member in the team.
   await page.reload()
   await expect(page.getByRole('list', { name: 'Team members' })).toContainText(email)
+
+  // The member leaves from the school's page, once confirmed; the owner's team is empty again.
+  await tab.goto(memberPage)
+  await tab.getByRole('button', { name: 'Leave this school' }).click()
+  await tab
+    .getByRole('dialog', { name: /^Leave / })
+    .getByRole('button', { name: 'Leave the school' })
+    .click()
+  await expect(tab).toHaveURL(/\/account$/)
+  expect(await db.selectFrom('school_members').select('school_id').where('user_id', '=', member.id).execute()).toEqual(
+    [],
+  )
+  await page.reload()
+  await expect(page.getByText('No team members yet')).toBeVisible()
   await memberContext.close()
 })
 
@@ -137,7 +155,17 @@ test('with the keyboard, cancelling an invitation or removing a member leaves fo
   await expect(page.getByRole('button', { name: `Cancel invitation to ${invited}` })).toHaveCount(0)
   await expect(team).toBeFocused()
 
-  await page.getByRole('button', { name: `Remove ${member.email}` }).focus()
+  // Remove asks first: Escape keeps the member (and the focus on the button), Remove in the dialog removes them.
+  const remove = page.getByRole('button', { name: `Remove ${member.email}` })
+  await remove.focus()
+  await page.keyboard.press('Enter')
+  const dialog = page.getByRole('dialog', { name: 'Remove from the team?' })
+  await expect(dialog).toBeVisible()
+  await page.keyboard.press('Escape')
+  await expect(dialog).toHaveCount(0)
+  await expect(remove).toBeFocused()
+  await page.keyboard.press('Enter')
+  await dialog.getByRole('button', { name: 'Remove' }).focus()
   await page.keyboard.press('Enter')
   await expect(page.getByRole('list', { name: 'Team members' })).toHaveCount(0)
   await expect(team).toBeFocused()

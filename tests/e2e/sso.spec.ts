@@ -6,9 +6,11 @@
 // owner then proves the e-mail domain by its TXT record on /studio/sso (at a phone's width, by keyboard, against a
 // local DNS server), after which the first learner's sign-in makes an account and lands back on the school's page,
 // signed in, and the second's account is linked straight away. On the school's own domain the log-in page offers the
-// school's sign-in, and the whole flow stays on that domain (decision 0062).
+// school's sign-in, and the whole flow stays on that domain (decision 0062). Someone joining a school that requires its
+// sign-in, at a domain it proved, is sent on to that sign-in at once, their password session ended (decision 0144).
 import { randomBytes } from 'node:crypto'
 import type { Browser, Page } from '@playwright/test'
+import { createInvite } from '../../src-server/creators/invites.ts'
 import { e2eChromiumPath, HEADLESS_CHROMIUM_ARGS } from '../support/chromium.ts'
 import { createCreator } from '../support/creator-courses.ts'
 import { e2eDnsPort, startDnsServer } from '../support/dns-server.ts'
@@ -107,8 +109,9 @@ test('an Enterprise school configures SSO and a learner signs in through its pro
     await expect(refusedTab).toHaveURL(/\/auth\/callback\?error=/)
     await expect(refusedTab.getByRole('heading', { name: 'Sign-in failed' })).toBeVisible()
     await expect(
+      // In the page's own words, naming the school by its address (decision 0144).
       refusedTab.getByText(
-        `${school.name} sign-in failed: this school has not verified the e-mail domain ${domain} yet`,
+        `${school.name} sign-in failed: This school has not verified your e-mail domain yet, so its sign-in cannot make an account for you.`,
         { exact: true },
       ),
     ).toBeVisible()
@@ -210,6 +213,18 @@ test('an Enterprise school configures SSO and a learner signs in through its pro
     await expect(provenTab.getByRole('link', { name: 'Log In' })).toHaveCount(0)
     expect(await links()).toHaveLength(1)
     await provenContext.close()
+
+    // The owner removes the school's single sign-on, once confirmed (decision 0144): the settings, the secret and the
+    // domains' proofs go, and the page offers to set it up afresh.
+    await page.getByRole('button', { name: 'Remove single sign-on' }).click()
+    await page.getByRole('dialog', { name: 'Remove single sign-on?' }).getByRole('button', { name: 'Remove' }).click()
+    await expect(page.getByText('Single sign-on removed')).toBeVisible()
+    await expect(page.getByRole('form', { name: 'Your provider' }).getByLabel('Issuer URL')).toHaveValue('')
+    await expect(page.getByText('No e-mail domains yet')).toBeVisible()
+    const ownersSchool = db.selectFrom('schools').select('id').where('owner_id', '=', owner.id)
+    expect(await db.selectFrom('school_sso').select('issuer').where('school_id', 'in', ownersSchool).execute()).toEqual(
+      [],
+    )
   } finally {
     await provider.close()
   }
@@ -286,8 +301,9 @@ test('on the school’s own domain, a learner signs in with the school from the 
     await platformTab.getByLabel('Email').fill(held.email)
     await platformTab.getByLabel('Password').fill(held.password)
     await platformTab.getByRole('button', { name: 'Log In' }).click()
+    // And whom to ask when that sign-in is closed to them: the owner, who can remove them (decision 0144).
     await expect(platformTab.getByRole('main').getByRole('alert')).toHaveText(
-      `${brandName} requires its members to sign in with single sign-on: use “Sign in with ${brandName}”`,
+      `${brandName} requires its members to sign in with single sign-on: use “Sign in with ${brandName}”. If you cannot sign in there, ask the school’s owner (${owner.email}) to remove you from its team.`,
     )
     await expect(platformTab.getByRole('link', { name: `Sign in with ${brandName}` })).toHaveAttribute(
       'href',
@@ -310,6 +326,72 @@ test('on the school’s own domain, a learner signs in with the school from the 
       .executeTakeFirstOrThrow()
     expect(session.site_host).toBe(hostname)
     await learnerContext.close()
+  } finally {
+    await provider.close()
+  }
+})
+
+test('joining a school that requires its sign-in at a proven domain goes on to that sign-in and back to the member page (decision 0144)', async ({
+  page,
+  db,
+  baseURL,
+  browser,
+}) => {
+  // A log-in, the acceptance and a trip through the provider: past 30 seconds on a loaded machine.
+  test.setTimeout(60_000)
+  const domain = `held-${randomBytes(3).toString('hex')}.test`
+  const provider = await startOidcProvider({
+    redirectUris: [`${baseURL}/auth/sso/callback`],
+    accounts: { 'gus.member': { email: `gus@${domain}`, emailVerified: true, givenName: 'Gus' } },
+  })
+  try {
+    const owner = await createCreator(db, { plan: 'enterprise' })
+    await signInAs(page, baseURL as string, db, owner)
+    await page.goto('/studio/sso')
+    await saveProvider(page, provider, domain)
+    const school = await db
+      .selectFrom('schools')
+      .select(['id', 'name', 'slug'])
+      .where('owner_id', '=', owner.id)
+      .executeTakeFirstOrThrow()
+    // "Require SSO" on, and the domain's proof as the Check leaves it (the first test proves one through the studio).
+    await db.updateTable('school_sso').set({ require_for_members: true }).where('school_id', '=', school.id).execute()
+    const now = new Date()
+    await db
+      .updateTable('school_sso_domain_proofs')
+      .set({ verified_at: now, checked_at: now, last_outcome: 'verified' })
+      .where('school_id', '=', school.id)
+      .where('domain', '=', domain)
+      .execute()
+    const gus = await createUser(db, { email: `gus@${domain}` })
+    const { token } = await createInvite(
+      db,
+      { scope: 'school', id: school.id },
+      { email: gus.email, invitedBy: owner.id, role: 'support' },
+    )
+    const sessionsOfGus = async () =>
+      (await db.selectFrom('sessions').select('id').where('user_id', '=', gus.id).execute()).map((row) => row.id)
+
+    // Gus accepts signed in with his password; the join ends that session, and the page goes on to the school's
+    // provider, which brings him back to his page for the school, signed in anew.
+    const context = await browser.newContext({ baseURL })
+    const tab = await context.newPage()
+    await signInAs(tab, baseURL as string, db, gus)
+    const before = await sessionsOfGus()
+    expect(before).toHaveLength(1)
+    await tab.goto(`/school-invite?token=${token}`)
+    await tab.getByRole('button', { name: 'Accept the invitation' }).click()
+    await expect(tab).toHaveURL(new RegExp(`^${provider.issuer}/interaction/`))
+    expect(await sessionsOfGus()).toEqual([])
+    await tab.locator('input[name="login"]').fill('gus.member')
+    await tab.locator('input[name="password"]').fill('provider-password')
+    await tab.getByRole('button', { name: 'Sign-in' }).click()
+    await expect(tab).toHaveURL(`${baseURL}/member/${school.id}`)
+    await expect(tab.getByRole('heading', { name: school.name, level: 1 })).toBeVisible()
+    const after = await sessionsOfGus()
+    expect(after).toHaveLength(1)
+    expect(after).not.toContain(before[0])
+    await context.close()
   } finally {
     await provider.close()
   }

@@ -1,8 +1,10 @@
 // The pages where an invitee accepts a team invitation (a course's co-instructors, a school's team): the accept
 // button for the invited address only (the server checks it again). The card around them is InviteCard.tsx.
 import { useQueryClient } from '@tanstack/react-query'
+import { CatchBoundary, type ErrorComponentProps } from '@tanstack/react-router'
 import type { ReactNode } from 'react'
 import { button } from '#client/components/ui/button.ts'
+import { RouteError } from '#client/components/ui/RouteError.tsx'
 import { ErrorState } from '#client/components/ui/states.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
 import { useTokenFromAddress } from '#client/lib/native-form.ts'
@@ -15,9 +17,16 @@ function IncompleteInviteLink() {
   return <ErrorState title="This invitation link is incomplete" />
 }
 
+/** A refused link (used, expired, cancelled) under the page's heading, as the route's error screen says it. */
+function InviteUnavailable({ error }: Pick<ErrorComponentProps, 'error'>) {
+  return <RouteError error={error} title="Invitation unavailable" />
+}
+
 /**
  * The page under its heading: the token is taken out of the address bar (`searchToken`, the route's search) as soon as
- * the page runs; a plausible one gets the invitation (`accept`), else the page says the link is incomplete.
+ * the page runs; a plausible one gets the invitation (`accept`), else the page says the link is incomplete. A refusal
+ * is caught here, below the page, so the page itself is drawn and takes a dead link's token out of the address too
+ * (caught by the route instead, the page never ran).
  */
 export function InvitePage({
   title,
@@ -30,7 +39,15 @@ export function InvitePage({
 }) {
   const token = useTokenFromAddress(searchToken) ?? ''
   return (
-    <InviteCard title={title}>{isPlausibleInviteToken(token) ? accept(token) : <IncompleteInviteLink />}</InviteCard>
+    <InviteCard title={title}>
+      {isPlausibleInviteToken(token) ? (
+        <CatchBoundary getResetKey={() => token} errorComponent={InviteUnavailable}>
+          {accept(token)}
+        </CatchBoundary>
+      ) : (
+        <IncompleteInviteLink />
+      )}
+    </InviteCard>
   )
 }
 

@@ -12,9 +12,13 @@ const routeSearch = searchParams({ token: optionalText })
 export const Route = createFileRoute('/_auth/course-invite')({
   validateSearch: routeSearch,
   loaderDeps: ({ search }) => ({ token: search.token ?? '' }),
+  // A refused link is the page's to say (components/team/InviteAcceptance.tsx), under its heading, which then takes the
+  // dead link's token out of the address as well.
   loader: ({ context, deps: { token } }) =>
     isPlausibleInviteToken(token)
-      ? context.queryClient.ensureQueryData(context.trpc.studioPublishing.invitation.queryOptions({ token }))
+      ? context.queryClient
+          .ensureQueryData(context.trpc.studioPublishing.invitation.queryOptions({ token }))
+          .catch(() => null)
       : null,
   head: () => ({ meta: [{ title: 'Co-teach a course | SkillForge' }, { name: 'robots', content: 'noindex' }] }),
   pendingComponent: () => (

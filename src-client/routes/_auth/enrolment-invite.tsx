@@ -14,9 +14,13 @@ const routeSearch = searchParams({ token: optionalText })
 export const Route = createFileRoute('/_auth/enrolment-invite')({
   validateSearch: routeSearch,
   loaderDeps: ({ search }) => ({ token: search.token ?? '' }),
+  // A refused link is the page's to say (components/team/InviteAcceptance.tsx), under its heading, which then takes the
+  // dead link's token out of the address as well.
   loader: ({ context, deps: { token } }) =>
     isPlausibleInviteToken(token)
-      ? context.queryClient.ensureQueryData(context.trpc.learning.enrolmentInvitation.queryOptions({ token }))
+      ? context.queryClient
+          .ensureQueryData(context.trpc.learning.enrolmentInvitation.queryOptions({ token }))
+          .catch(() => null)
       : null,
   head: () => ({ meta: [{ title: `${TITLE} | SkillForge` }, { name: 'robots', content: 'noindex' }] }),
   pendingComponent: () => (

@@ -1,16 +1,21 @@
 // /member/{schoolId}: what a school's team member (decision 0057) works on, by role — finance: the school's balances
 // and monthly statements, and a link to their own API keys (/member/{schoolId}/api); instructor and support: where their work is. The server checks the role on every call
-// (creators/school-access.ts); a school the person does not belong to says so.
-import { useQuery } from '@tanstack/react-query'
-import { createFileRoute, Link } from '@tanstack/react-router'
+// (creators/school-access.ts); a school the person does not belong to says so. "Leave this school" (once confirmed)
+// ends the person's own place on the team, as the owner's removal does (decision 0144).
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
+import { useState } from 'react'
+import { ConfirmDialog } from '#client/components/admin/ConfirmDialog.tsx'
 import { PageIntro } from '#client/components/layout/PageIntro.tsx'
 import { BalanceFigures, StatementList } from '#client/components/studio/EarningsPanels.tsx'
 import { SchoolAddress } from '#client/components/studio/StudioPage.tsx'
 import { NotOnTeam, useSchoolMembership } from '#client/components/team/school-membership.tsx'
+import { button } from '#client/components/ui/button.ts'
 import { Container, TitledSection } from '#client/components/ui/layout.tsx'
 import { panel as card } from '#client/components/ui/panel.ts'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { ErrorState, LoadingState } from '#client/components/ui/states.tsx'
+import { notify, notifyError } from '#client/components/ui/toaster.tsx'
 import { SCHOOL_ROLE_LABELS } from '#shared/schemas/schools.ts'
 import { css } from '#styled-system/css'
 
@@ -73,8 +78,51 @@ function MemberPage() {
             <SchoolCourses schoolId={schoolId} />
           </section>
         )}
+        <LeaveSchool schoolId={schoolId} schoolName={membership.name} />
       </main>
     </Container>
+  )
+}
+
+/** The member's own way off the team: confirmed first, then the server ends the place (and their API keys for it). */
+function LeaveSchool({ schoolId, schoolName }: { schoolId: string; schoolName: string }) {
+  const { trpc } = Route.useRouteContext()
+  const queryClient = useQueryClient()
+  const navigate = useNavigate()
+  const [confirming, setConfirming] = useState(false)
+  const leave = useMutation(
+    trpc.schools.leave.mutationOptions({
+      onSuccess: async () => {
+        setConfirming(false)
+        notify('success', `You left the team of ${schoolName}`)
+        await queryClient.invalidateQueries()
+        await navigate({ to: '/account' })
+      },
+      onError: (error) => notifyError(error),
+    }),
+  )
+  return (
+    <section className={card} aria-labelledby="leave-heading">
+      <h2 id="leave-heading" className={css({ fontSize: 'lg', fontWeight: 'semibold' })}>
+        Leave this school
+      </h2>
+      <p>You stop working on {schoolName}’s courses, earnings and messages. The owner is told by e-mail.</p>
+      <div>
+        <button type="button" className={button({ variant: 'outline' })} onClick={() => setConfirming(true)}>
+          Leave this school
+        </button>
+      </div>
+      <ConfirmDialog
+        open={confirming}
+        title={`Leave ${schoolName}?`}
+        description="You will no longer be on its team: its courses, earnings and messages close to you, and the API keys you made for it stop working. Only its owner can invite you again."
+        confirmLabel="Leave the school"
+        pendingLabel="Leaving…"
+        pending={leave.isPending}
+        onCancel={() => setConfirming(false)}
+        onConfirm={() => leave.mutate({ schoolId })}
+      />
+    </section>
   )
 }
 

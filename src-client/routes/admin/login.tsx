@@ -13,9 +13,11 @@ import { errorCode, errorMessage, isClientError, isServiceUnavailable } from '#c
 import { useNativeFormResult } from '#client/lib/native-form.ts'
 import { submitWhilePending } from '#client/lib/while-pending.ts'
 import { TWO_FACTOR_SETUP_PATH } from '#shared/auth.ts'
+import { describeSignInFailure } from '#shared/sign-in-failures.ts'
 import { css, cx } from '#styled-system/css'
 
-const searchSchema = searchParams({ error: optionalText, redirect: optionalText })
+// `error`: a Google or Facebook staff sign-in's failure code (`via` the provider), put in the page's own words.
+const searchSchema = searchParams({ error: optionalText, via: optionalText, redirect: optionalText })
 
 export const Route = createFileRoute('/admin/login')({
   validateSearch: searchSchema,
@@ -35,6 +37,13 @@ export const Route = createFileRoute('/admin/login')({
 
 const FAILED = 'Invalid email or password. Please try again.'
 
+/** A provider's failure in the page's own words (decision 0144): text in the address is never shown. */
+function providerFailure(search: { error?: string; via?: string }) {
+  if (!search.error) return undefined
+  const failure = describeSignInFailure(search.error, search.via)
+  return `${failure.title}: ${failure.message}`
+}
+
 function AdminLoginPage() {
   const { trpc } = Route.useRouteContext()
   const search = Route.useSearch()
@@ -42,7 +51,7 @@ function AdminLoginPage() {
   const queryClient = useQueryClient()
   // After a post sent before the page's JavaScript arrived, the server rendered the page with its answer.
   const posted = useNativeFormResult('/admin/login')
-  const [error, setError] = useState<string | null>(posted?.formError ?? search.error ?? null)
+  const [error, setError] = useState<string | null>(posted?.formError ?? providerFailure(search) ?? null)
 
   const login = useMutation(
     trpc.admin.session.login.mutationOptions({

@@ -1,20 +1,25 @@
 // /studio/school: the owner's school (decision 0057) — its name and address (/s/{slug}), its team with a role each
-// (change, remove), invitations by e-mail with a role, within the plan's team size. The server checks the owner and
-// the plan on every call; this page only shows the answers.
+// (change: with the keyboard on Enter or on leaving the field; remove, once confirmed), invitations by e-mail with a
+// role, within the plan's team size: open, expired or without room on the plan now, each to resend or withdraw
+// (decision 0144). The server checks the owner and the plan on every call and says whether the plan still covers the
+// team; this page only shows the answers.
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
-import type { ChangeEvent } from 'react'
+import { useState } from 'react'
+import { ConfirmDialog } from '#client/components/admin/ConfirmDialog.tsx'
 import { SchoolAddress, StudioPage } from '#client/components/studio/StudioPage.tsx'
+import { badge } from '#client/components/ui/badge.ts'
 import { button } from '#client/components/ui/button.ts'
 import { useSubmitForm } from '#client/components/ui/field-errors.tsx'
-import { FormAlert, Options, SelectField, TextField } from '#client/components/ui/form.tsx'
+import { FormAlert, Options, SelectField, TextField, useActOnChoice } from '#client/components/ui/form.tsx'
 import { TitledSection } from '#client/components/ui/layout.tsx'
 import { panel as card, panelHeading as heading } from '#client/components/ui/panel.ts'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { EmptyState, Spinner } from '#client/components/ui/states.tsx'
-import { notify, reloadThenToast } from '#client/components/ui/toaster.tsx'
+import { notify, notifyError, reloadThenToast } from '#client/components/ui/toaster.tsx'
 import { focusElement } from '#client/lib/focus.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
+import type { RouterOutputs } from '#client/lib/types.ts'
 import { submitWhilePending, whilePending } from '#client/lib/while-pending.ts'
 import { formatDate } from '#shared/dates.ts'
 import {
@@ -65,10 +70,17 @@ function SchoolPage() {
     >
       <SettingsForm name={panel.school.name} slug={panel.school.slug} />
       <TitledSection id="team-heading" title="Team" className={card} titleClassName={heading}>
-        <p className={css({ color: 'fg.muted' })}>
-          {panel.teamSize} of {limit} people on your {panel.planName ?? 'current'} plan (co-instructors of your courses
-          count too).
-        </p>
+        {panel.teamNotice ? (
+          // Not a success, nor an error to fix now: the plan's state, said where the team is counted.
+          <p data-testid="team-notice" className={css({ fontWeight: 'medium' })}>
+            {panel.teamNotice}
+          </p>
+        ) : panel.teamLimit === 0 ? null : (
+          <p className={css({ color: 'fg.muted' })}>
+            {panel.teamSize} of {limit} people on your {panel.planName ?? 'current'} plan (co-instructors of your
+            courses count too).
+          </p>
+        )}
         <Members members={panel.members} />
         <Invites invites={panel.invites} />
         <InviteForm disabled={panel.teamLimit === 0} />
@@ -125,20 +137,27 @@ function SettingsForm({ name, slug }: { name: string; slug: string }) {
 /** After a member's or an invitation's row (and the button pressed) goes: focus moves to the team's heading. */
 const focusTeamHeading = () => focusElement(document.getElementById('team-heading'))
 
-type Member = { userId: string; email: string; name: string; role: SchoolMemberRoleId; since: Date | string }
+type Panel = RouterOutputs['schools']['mine']
+type Member = Panel['members'][number]
+type Invite = Panel['invites'][number]
 
 function Members({ members }: { members: Member[] }) {
   const { trpc } = Route.useRouteContext()
   const queryClient = useQueryClient()
+  const [removing, setRemoving] = useState<Member | null>(null)
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.schools.mine.queryKey() })
   const setRole = useMutation(trpc.schools.setRole.mutationOptions(reloadThenToast(refresh, 'Role changed')))
   const remove = useMutation(
-    trpc.schools.remove.mutationOptions(
-      reloadThenToast(async () => {
+    trpc.schools.remove.mutationOptions({
+      // The dialog closes first (focus goes back to the Remove button), then the row goes and focus moves on.
+      onSuccess: async () => {
+        setRemoving(null)
         await refresh()
         focusTeamHeading()
-      }, 'Removed from the team'),
-    ),
+        notify('success', 'Removed from the team')
+      },
+      onError: (error) => notifyError(error),
+    }),
   )
   if (members.length === 0) {
     return (
@@ -148,73 +167,134 @@ function Members({ members }: { members: Member[] }) {
     )
   }
   return (
-    <ul aria-label="Team members">
-      {members.map((member) => (
-        <li key={member.userId} className={row}>
-          <span className={css({ overflowWrap: 'anywhere', minW: 0 })}>
-            <strong>{member.name || member.email}</strong> ({member.email}) · since {formatDate(member.since, 'medium')}
-          </span>
-          <span className={css({ display: 'flex', gap: '2', alignItems: 'center', flexWrap: 'wrap' })}>
-            <label className={css({ display: 'flex', gap: '2', alignItems: 'center' })}>
-              <span className={css({ srOnly: true })}>Role of {member.email}</span>
-              <select
-                value={member.role}
-                {...whilePending(setRole.isPending, 'onChange', (event: ChangeEvent<HTMLSelectElement>) =>
-                  setRole.mutate({ userId: member.userId, role: event.currentTarget.value as SchoolMemberRoleId }),
-                )}
-                className={css({ borderWidth: '1px', borderColor: 'line', borderRadius: 'md', px: '2', py: '1' })}
+    <>
+      <ul aria-label="Team members">
+        {members.map((member) => (
+          <li key={member.userId} className={row}>
+            <span className={css({ overflowWrap: 'anywhere', minW: 0 })}>
+              <strong>{member.name || member.email}</strong> ({member.email}) · since{' '}
+              {formatDate(member.since, 'medium')}
+            </span>
+            <span className={css({ display: 'flex', gap: '2', alignItems: 'center', flexWrap: 'wrap' })}>
+              <RoleSelect
+                member={member}
+                pending={setRole.isPending}
+                onChoose={(role) => setRole.mutate({ userId: member.userId, role })}
+              />
+              <button
+                type="button"
+                className={cx(button({ variant: 'outline', size: 'sm', wrap: true }), longLabel)}
+                onClick={() => setRemoving(member)}
               >
-                <Options items={SCHOOL_MEMBER_ROLES} label={(role) => SCHOOL_ROLE_LABELS[role]} />
-              </select>
-            </label>
-            <button
-              type="button"
-              className={cx(button({ variant: 'outline', size: 'sm', wrap: true }), longLabel)}
-              {...whilePending(remove.isPending, 'onClick', () => remove.mutate({ userId: member.userId }))}
-            >
-              Remove {member.email}
-            </button>
-          </span>
-        </li>
-      ))}
-    </ul>
+                Remove {member.email}
+              </button>
+            </span>
+          </li>
+        ))}
+      </ul>
+      <ConfirmDialog
+        open={removing !== null}
+        title="Remove from the team?"
+        description={`${removing?.name || removing?.email || ''} will no longer work on your school’s courses, earnings or messages, and the API keys they made for it stop working. They are told by e-mail.`}
+        confirmLabel="Remove"
+        pendingLabel="Removing…"
+        pending={remove.isPending}
+        onCancel={() => setRemoving(null)}
+        onConfirm={() => removing && remove.mutate({ userId: removing.userId })}
+      />
+    </>
   )
 }
 
-function Invites({
-  invites,
+/** A member's role, changed when chosen (with the keyboard: on Enter or on leaving the field, as on the staff's Team
+ * page): stepping through the options with the arrow keys saves none of them. */
+function RoleSelect({
+  member,
+  pending,
+  onChoose,
 }: {
-  invites: { id: string; email: string; role: SchoolMemberRoleId; expiresAt: Date | string }[]
+  member: Member
+  pending: boolean
+  onChoose: (role: SchoolMemberRoleId) => void
 }) {
+  const choice = useActOnChoice(member.role, (role) => onChoose(role as SchoolMemberRoleId), pending)
+  return (
+    <SelectField
+      label={`Role of ${member.email}`}
+      labelHidden
+      className={css({ display: 'flex' })}
+      controlClassName={css({ borderWidth: '1px', borderColor: 'line', borderRadius: 'md', px: '2', py: '1' })}
+      {...choice}
+    >
+      <Options items={SCHOOL_MEMBER_ROLES} label={(role) => SCHOOL_ROLE_LABELS[role]} />
+    </SelectField>
+  )
+}
+
+const INVITE_STATE = {
+  open: { label: 'Open', tone: 'green' },
+  expired: { label: 'Expired', tone: 'grey' },
+  'no-room': { label: 'Cannot be accepted on your plan', tone: 'yellow' },
+} as const
+
+function Invites({ invites }: { invites: Invite[] }) {
   const { trpc } = Route.useRouteContext()
   const queryClient = useQueryClient()
+  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.schools.mine.queryKey() })
   const cancel = useMutation(
     trpc.schools.cancelInvite.mutationOptions(
       reloadThenToast(async () => {
-        await queryClient.invalidateQueries({ queryKey: trpc.schools.mine.queryKey() })
+        await refresh()
         focusTeamHeading()
       }, 'Invitation cancelled'),
     ),
   )
+  const resend = useMutation(
+    trpc.schools.resendInvite.mutationOptions({
+      onSuccess: async (sent) => {
+        await refresh()
+        notify('success', `Invitation sent again to ${sent.email}`)
+      },
+      onError: (error) => notifyError(error),
+    }),
+  )
   if (invites.length === 0) return null
   return (
     <div>
-      <h3 className={css({ fontWeight: 'semibold', mb: '2' })}>Open invitations</h3>
-      <ul aria-label="Open invitations">
-        {invites.map((invite) => (
-          <li key={invite.id} className={row}>
-            <span className={css({ overflowWrap: 'anywhere', minW: 0 })}>
-              {invite.email} · {SCHOOL_ROLE_LABELS[invite.role]} · until {formatDate(invite.expiresAt, 'medium')}
-            </span>
-            <button
-              type="button"
-              className={cx(button({ variant: 'outline', size: 'sm', wrap: true }), longLabel)}
-              {...whilePending(cancel.isPending, 'onClick', () => cancel.mutate({ inviteId: invite.id }))}
-            >
-              Cancel invitation to {invite.email}
-            </button>
-          </li>
-        ))}
+      <h3 className={css({ fontWeight: 'semibold', mb: '2' })}>Invitations</h3>
+      <ul aria-label="Invitations">
+        {invites.map((invite) => {
+          const state = INVITE_STATE[invite.state]
+          return (
+            <li key={invite.id} className={row} data-testid="school-invite">
+              <span className={css({ overflowWrap: 'anywhere', minW: 0 })}>
+                {invite.email} · {SCHOOL_ROLE_LABELS[invite.role]} ·{' '}
+                {invite.state === 'expired'
+                  ? `expired ${formatDate(invite.expiresAt, 'medium')}`
+                  : `until ${formatDate(invite.expiresAt, 'medium')}`}{' '}
+                <span className={badge({ tone: state.tone })}>{state.label}</span>
+              </span>
+              <span className={css({ display: 'flex', gap: '2', flexWrap: 'wrap' })}>
+                {invite.state === 'no-room' ? null : (
+                  <button
+                    type="button"
+                    className={cx(button({ variant: 'outline', size: 'sm', wrap: true }), longLabel)}
+                    {...whilePending(resend.isPending, 'onClick', () => resend.mutate({ inviteId: invite.id }))}
+                  >
+                    Resend invitation to {invite.email}
+                  </button>
+                )}
+                <button
+                  type="button"
+                  className={cx(button({ variant: 'outline', size: 'sm', wrap: true }), longLabel)}
+                  {...whilePending(cancel.isPending, 'onClick', () => cancel.mutate({ inviteId: invite.id }))}
+                >
+                  {invite.state === 'expired' ? 'Remove' : 'Cancel'} invitation to {invite.email}
+                </button>
+              </span>
+            </li>
+          )
+        })}
       </ul>
     </div>
   )

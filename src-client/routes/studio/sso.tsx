@@ -1,8 +1,11 @@
 // /studio/sso: the owner's single sign-on with OpenID Connect (decision 0062) — the provider's issuer, client id and
 // secret (write-only: the server never sends it back), the e-mail domains it signs in, and whether the school's
 // members must use it. The server checks the owner and the Enterprise plan on every call; this page shows answers.
+// "Remove single sign-on" (once confirmed) deletes the settings, the secret and the domains' proofs (decision 0144).
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
+import { useState } from 'react'
+import { ConfirmDialog } from '#client/components/admin/ConfirmDialog.tsx'
 import { SsoDomainProofs } from '#client/components/studio/SsoDomainProofs.tsx'
 import { SchoolAddress, StudioPage } from '#client/components/studio/StudioPage.tsx'
 import { button } from '#client/components/ui/button.ts'
@@ -12,6 +15,7 @@ import { TitledSection } from '#client/components/ui/layout.tsx'
 import { panel as card } from '#client/components/ui/panel.ts'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { Spinner } from '#client/components/ui/states.tsx'
+import { notify, notifyError } from '#client/components/ui/toaster.tsx'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { submitWhilePending } from '#client/lib/while-pending.ts'
 import { css } from '#styled-system/css'
@@ -89,7 +93,14 @@ function SsoPage() {
           </>
         ) : null}
       </TitledSection>
-      <form {...SCRIPT_ONLY_FORM} {...form.formProps} aria-labelledby="sso-heading" className={card}>
+      {/* Drawn anew once the settings are removed: its fields hold their first values. */}
+      <form
+        key={settings ? 'saved' : 'none'}
+        {...SCRIPT_ONLY_FORM}
+        {...form.formProps}
+        aria-labelledby="sso-heading"
+        className={card}
+      >
         <h2 id="sso-heading" className={css({ fontSize: 'lg', fontWeight: 'semibold' })}>
           Your provider
         </h2>
@@ -154,6 +165,47 @@ function SsoPage() {
         </p>
         <SsoDomainProofs canCheck={panel.planIncludesSso} />
       </TitledSection>
+      {settings ? <RemoveSso schoolName={panel.school.name} /> : null}
     </StudioPage>
+  )
+}
+
+/** Takes the school's single sign-on away altogether (unticking "Offer" only pauses it and keeps the secret). */
+function RemoveSso({ schoolName }: { schoolName: string }) {
+  const { trpc } = Route.useRouteContext()
+  const queryClient = useQueryClient()
+  const [confirming, setConfirming] = useState(false)
+  const remove = useMutation(
+    trpc.schoolSso.remove.mutationOptions({
+      onSuccess: async () => {
+        setConfirming(false)
+        await queryClient.invalidateQueries({ queryKey: trpc.schoolSso.pathKey() })
+        notify('success', 'Single sign-on removed')
+      },
+      onError: (error) => notifyError(error),
+    }),
+  )
+  return (
+    <TitledSection id="sso-remove-heading" title="Remove single sign-on" className={card}>
+      <p>
+        Deletes the provider’s settings and its client secret, and the proofs of your e-mail domains (another school may
+        then prove them). Nobody is held to your sign-in any more; sessions and accounts stay as they are.
+      </p>
+      <div>
+        <button type="button" className={button({ variant: 'outline' })} onClick={() => setConfirming(true)}>
+          Remove single sign-on
+        </button>
+      </div>
+      <ConfirmDialog
+        open={confirming}
+        title="Remove single sign-on?"
+        description={`Learners can no longer sign in with ${schoolName}’s provider; those who joined through it sign in with a password they set through “Forgot password”. Your team members sign in as anyone else. To offer it again, set the provider up and prove your domains anew.`}
+        confirmLabel="Remove"
+        pendingLabel="Removing…"
+        pending={remove.isPending}
+        onCancel={() => setConfirming(false)}
+        onConfirm={() => remove.mutate()}
+      />
+    </TitledSection>
   )
 }

@@ -82,9 +82,7 @@ describe('OAuth callback', () => {
     const { cookies } = await start('google')
     fake.codes.set('code-mismatch', { id: 'g-mismatch', email: 'mismatch@example.test' })
     const result = await callback('google', { code: 'code-mismatch', state: 'forged-state' }, cookies)
-    expect(result.location).toBe(
-      '/auth/callback?error=Google login failed: the sign-in request expired or did not match. Please try again',
-    )
+    expect(result.location).toBe('/auth/callback?error=expired&via=google')
     expect(result.session).toBeUndefined()
     const users = await database.db
       .selectFrom('users')
@@ -144,7 +142,7 @@ describe('OAuth callback', () => {
       { code: 'unknown-code', state: flow.location.searchParams.get('state')! },
       flow.cookies,
     )
-    expect(result.location).toBe('/auth/callback?error=Google login failed: the sign-in code was refused')
+    expect(result.location).toBe('/auth/callback?error=code_refused&via=google')
     flow = await start('google')
     fake.codes.set('unverified', { id: 'g-unv', email: 'unv@example.test', emailVerified: false })
     result = await callback(
@@ -152,9 +150,7 @@ describe('OAuth callback', () => {
       { code: 'unverified', state: flow.location.searchParams.get('state')! },
       flow.cookies,
     )
-    expect(result.location).toBe(
-      '/auth/callback?error=Google login failed: your Google account has no verified email address',
-    )
+    expect(result.location).toBe('/auth/callback?error=email_unverified&via=google')
     expect(result.session).toBeUndefined()
   })
 
@@ -181,7 +177,7 @@ describe('OAuth callback', () => {
       { code: 'customer-code', state: flow.location.searchParams.get('state')! },
       flow.cookies,
     )
-    expect(result.location).toBe('/admin/login?error=Google login failed: this account does not have staff access')
+    expect(result.location).toBe('/admin/login?error=not_staff&via=google')
     expect(result.session).toBeUndefined()
     expect(await database.db.selectFrom('sessions').select('id').where('user_id', '=', customer.id).execute()).toEqual(
       [],
@@ -195,7 +191,7 @@ describe('OAuth callback', () => {
       { code: 'stranger-code', state: flow.location.searchParams.get('state')! },
       flow.cookies,
     )
-    expect(result.location).toBe('/admin/login?error=Google login failed: this account does not have staff access')
+    expect(result.location).toBe('/admin/login?error=not_staff&via=google')
     expect(
       await database.db.selectFrom('users').select('id').where('email', '=', 'stranger@example.test').execute(),
     ).toEqual([])
@@ -214,7 +210,7 @@ describe('OAuth callback', () => {
       { code: 'unproven-code', state: flow.location.searchParams.get('state')! },
       flow.cookies,
     )
-    expect(result.location).toBe('/admin/login?error=Google login failed: this account does not have staff access')
+    expect(result.location).toBe('/admin/login?error=not_staff&via=google')
     expect(result.session).toBeUndefined()
   })
 
@@ -233,7 +229,7 @@ describe('an unconfigured provider', () => {
       const oauth = oauthClient(provider, CREDENTIALS, server.baseUrl)
       const started = Date.now()
       await expect(exchangeCode(oauth, 'code-that-hangs', 'verifier', 200)).rejects.toThrow(
-        new OAuthFailure('the provider could not be reached'),
+        new OAuthFailure('unreachable', 'the provider could not be reached'),
       )
       expect(Date.now() - started).toBeLessThan(PROVIDER_TIMEOUT_MS)
     }
@@ -245,12 +241,10 @@ describe('an unconfigured provider', () => {
       const response = await fetch(`${bare.baseUrl}/auth/facebook`, { redirect: 'manual' })
       expect(response.status).toBe(302)
       expect(decodeURIComponent(response.headers.get('location')!)).toBe(
-        '/auth/callback?error=Facebook login failed: Facebook sign-in is not configured',
+        '/auth/callback?error=not_configured&via=facebook',
       )
       const admin = await fetch(`${bare.baseUrl}/auth/google?mode=admin`, { redirect: 'manual' })
-      expect(decodeURIComponent(admin.headers.get('location')!)).toBe(
-        '/admin/login?error=Google login failed: Google sign-in is not configured',
-      )
+      expect(decodeURIComponent(admin.headers.get('location')!)).toBe('/admin/login?error=not_configured&via=google')
     } finally {
       await bare.stop()
     }

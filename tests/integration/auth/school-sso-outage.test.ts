@@ -1,7 +1,11 @@
 // A school's identity provider down or hung (decision 0062's OpenID Connect sign-in): "Sign in with {school}" and the
 // provider's return to the callback end within openid-client's timeout (10 s) in the log-in page's error, saying the
 // provider could not be reached and naming no address; nothing is signed in; the same button works once the provider
-// answers again. Saving the settings against a provider that cannot be reached is refused on the issuer.
+// answers again. Saving the settings against a provider that cannot be reached is refused on the issuer; one that
+// answers but names another issuer is refused saying so (decision 0144). The failure page is sent a code and the
+// school's address, by which it names the school, the button's failure too.
+import { createServer as createHttpServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SESSION_COOKIE } from '../../../src-server/auth/session.ts'
 import { defaultAppConfig } from '../../../src-server/kernel/config.ts'
@@ -18,7 +22,6 @@ import { type SilentServer, startSilentServer } from '../../support/silent-serve
 
 const PUBLIC_URL = 'http://storefront.test'
 const config = { ...defaultAppConfig, publicUrl: PUBLIC_URL, ssoHttpIssuers: 'loopback' as const }
-const UNREACHABLE = 'the school’s identity provider could not be reached'
 
 let database: DatabaseHandle
 let server: TestServer
@@ -79,8 +82,8 @@ async function visit(path: string, cookie?: string) {
   }
 }
 
-const failedWith = (reason: string) =>
-  expect.stringMatching(new RegExp(`^/auth/callback\\?error=.* sign-in failed: ${reason}$`))
+/** Where a failure sends the browser: its code, the way (a school's sign-in) and the school's address, no text. */
+const failedWith = (code: string) => `/auth/callback?error=${code}&via=school&school=${slug}`
 
 describe('the school’s identity provider down or hung', () => {
   it('refused connections: the sign-in button ends at once in the log-in error; it works again once the provider answers', async () => {
@@ -89,7 +92,7 @@ describe('the school’s identity provider down or hung', () => {
     try {
       const start = await visit(`/auth/sso/${slug}`)
       expect(start.status).toBe(302)
-      expect(start.location).toEqual(failedWith(UNREACHABLE))
+      expect(start.location).toEqual(failedWith('sso_unreachable'))
       expect(start.location).not.toContain('127.0.0.1')
       expect(start.ms).toBeLessThan(5_000)
     } finally {
@@ -110,7 +113,7 @@ describe('the school’s identity provider down or hung', () => {
     try {
       const callback = await visit(`/auth/sso/callback?code=abc&state=${encodeURIComponent(state)}`, flow)
       expect(callback.status).toBe(302)
-      expect(callback.location).toEqual(failedWith(UNREACHABLE))
+      expect(callback.location).toEqual(failedWith('sso_unreachable'))
       expect(callback.location).not.toContain(String(silent.port))
       expect(callback.cookies.some((line) => line.startsWith(`${SESSION_COOKIE}=`) && !/max-age=0/i.test(line))).toBe(
         false,
@@ -118,7 +121,7 @@ describe('the school’s identity provider down or hung', () => {
       expect(callback.ms).toBeLessThan(15_000)
 
       const button = await visit(`/auth/sso/${slug}`)
-      expect(button.location).toEqual(failedWith(UNREACHABLE))
+      expect(button.location).toEqual(failedWith('sso_unreachable'))
       expect(button.ms).toBeLessThan(15_000)
     } finally {
       await issuerIs(provider.issuer)
@@ -135,5 +138,27 @@ describe('the school’s identity provider down or hung', () => {
     expect(await db().selectFrom('school_sso').select('issuer').executeTakeFirstOrThrow()).toEqual({
       issuer: provider.issuer,
     })
+  })
+
+  it('saving against a provider whose discovery names another issuer says so, naming both', async () => {
+    // It answers discovery, but as https://login.elsewhere.test (the owner typed its address another way).
+    const impostor = createHttpServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' })
+      response.end(JSON.stringify({ issuer: 'https://login.elsewhere.test', authorization_endpoint: 'x' }))
+    })
+    await new Promise<void>((resolve) => impostor.listen(0, '127.0.0.1', resolve))
+    const issuer = `http://127.0.0.1:${(impostor.address() as AddressInfo).port}`
+    try {
+      const refused = await (await ownerCaller()).schoolSso.save(settings(issuer)).then(
+        () => 'saved',
+        (error: Error) => error.message,
+      )
+      expect(refused).toBe(
+        `The issuer answered OpenID Connect discovery but names itself differently: expected ${issuer}, got https://login.elsewhere.test. Enter the issuer exactly as your provider gives it.`,
+      )
+    } finally {
+      impostor.closeAllConnections()
+      await new Promise((resolve) => impostor.close(resolve))
+    }
   })
 })

@@ -21,6 +21,7 @@ import { createTestDatabase } from '../../support/db.ts'
 import { type LocalDnsServer, startDnsServer } from '../../support/dns-server.ts'
 import { createSessionToken, createUser, type TestUser } from '../../support/factories.ts'
 import { setCookieFor, startTestServer, type TestServer, trpcPost } from '../../support/http.ts'
+import { captureJsonLogs } from '../../support/json-logs.ts'
 import { type LocalOidcProvider, startOidcProvider } from '../../support/oidc-provider.ts'
 
 const PUBLIC_URL = 'http://storefront.test'
@@ -35,6 +36,14 @@ const config = {
 /** The school's own domain (decision 0063), where its learners may sign in too. */
 const SCHOOL_HOST = 'learn.acme-labs.test'
 
+/** The server's log (info and up): a failed sign-in is logged with the school and why. */
+const logs = captureJsonLogs<{
+  level: number
+  msg: string
+  schoolId?: string
+  reason?: string
+  providerError?: string
+}>()
 let database: DatabaseHandle
 let server: TestServer
 let provider: LocalOidcProvider
@@ -47,7 +56,9 @@ async function ownerCaller(user: TestUser) {
   return createCaller(createContextInner({ db: db(), user, session, config }))
 }
 
-function settings(overrides: Partial<{ clientSecret: string; requireForMembers: boolean; domains: string }> = {}) {
+function settings(
+  overrides: Partial<{ clientSecret: string; requireForMembers: boolean; domains: string; enabled: boolean }> = {},
+) {
   return {
     issuer: provider.issuer,
     clientId: provider.clientId,
@@ -152,6 +163,7 @@ beforeAll(async () => {
   dns = await startDnsServer()
   server = await startTestServer(db(), {
     env: { SSO_HTTP_ISSUERS: 'loopback', DNS_SERVERS: `127.0.0.1:${dns.port}` },
+    logStream: logs.stream,
   })
   provider = await startOidcProvider({
     redirectUris: [`${PUBLIC_URL}/auth/sso/callback`, `http://${SCHOOL_HOST}/auth/sso/callback`],
@@ -319,7 +331,7 @@ describe('signing in through the school’s provider', () => {
     const links = () => db().selectFrom('school_sso_links').select('user_id').where('subject', '=', 'bob').execute()
     const refusedAndUntouched = async () => {
       const refused = await signInWithSso('bob')
-      expect(refused.location).toContain('sign-in failed: an account with this address already exists')
+      expect(refused.location).toContain('error=sso_existing_account')
       expect(refused.session).toBeUndefined()
       expect(await links()).toEqual([])
       const kept = await db()
@@ -379,7 +391,7 @@ describe('signing in through the school’s provider', () => {
   it('refuses an address the provider does not call verified, linking nothing', async () => {
     const carol = await createUser(db(), { email: 'carol@acme.test' })
     const result = await signInWithSso('unproven')
-    expect(result.location).toContain('sign-in failed: your e-mail address is not verified by the identity provider')
+    expect(result.location).toContain('error=email_unverified')
     expect(result.session).toBeUndefined()
     const links = await db().selectFrom('school_sso_links').select('user_id').where('user_id', '=', carol.id).execute()
     expect(links).toEqual([])
@@ -387,7 +399,7 @@ describe('signing in through the school’s provider', () => {
 
   it('refuses an e-mail domain the school does not allow, creating nothing', async () => {
     const result = await signInWithSso('outsider')
-    expect(result.location).toContain('sign-in failed: addresses at elsewhere.test cannot sign in through this school')
+    expect(result.location).toContain('error=sso_domain_not_allowed')
     expect(result.session).toBeUndefined()
     const users = await db().selectFrom('users').select('id').where('email', '=', 'out@elsewhere.test').execute()
     expect(users).toEqual([])
@@ -400,8 +412,123 @@ describe('signing in through the school’s provider', () => {
       redirect: 'manual',
       headers: { cookie },
     })
-    expect(decodeURIComponent(response.headers.get('location') ?? '')).toContain('did not match')
+    expect(decodeURIComponent(response.headers.get('location') ?? '')).toContain('error=expired')
     expect(setCookieFor(response, SESSION_COOKIE)).toBeUndefined()
+  })
+})
+
+describe('a provider set up wrongly', () => {
+  it('saves a wrong client secret, and each failed sign-in is logged with the school and the provider’s error, never the secret', async () => {
+    const wrong = 'not-the-client-secret-7f3a9c'
+    await (await ownerCaller(owner)).schoolSso.save(settings({ clientSecret: wrong }))
+    try {
+      const from = logs.lines.length
+      const result = await signInWithSso('ada')
+      // The learner's page gets a code (its own words); the owner's clue is in the log.
+      expect(result.location).toBe(`/auth/callback?error=sso_not_confirmed&via=school&school=${slug}`)
+      expect(result.session).toBeUndefined()
+      const school = await db().selectFrom('schools').select('id').where('slug', '=', slug).executeTakeFirstOrThrow()
+      expect(logs.lines.slice(from).filter((line) => line.msg === 'SSO sign-in failed')).toEqual([
+        expect.objectContaining({
+          level: 40,
+          schoolId: school.id,
+          reason: 'the identity provider did not confirm the sign-in',
+          providerError: 'invalid_client',
+        }),
+      ])
+      expect(JSON.stringify(logs.lines)).not.toContain(wrong)
+    } finally {
+      await (await ownerCaller(owner)).schoolSso.save(settings())
+    }
+  })
+})
+
+describe('a provider that refuses the authorisation', () => {
+  it('is logged with the school and the provider’s error code, and only a code of it: the page gets “cancelled”', async () => {
+    const school = await db().selectFrom('schools').select('id').where('slug', '=', slug).executeTakeFirstOrThrow()
+    const returned = async (error: string) => {
+      const start = await fetch(`${server.baseUrl}/auth/sso/${slug}`, { redirect: 'manual' })
+      const cookie = (setCookieFor(start, 'sso_flow') ?? '').split(';')[0] ?? ''
+      const state = new URL(start.headers.get('location') ?? '').searchParams.get('state') ?? ''
+      const from = logs.lines.length
+      const response = await fetch(
+        `${server.baseUrl}/auth/sso/callback?error=${encodeURIComponent(error)}&state=${encodeURIComponent(state)}`,
+        { redirect: 'manual', headers: { cookie } },
+      )
+      expect(response.headers.get('location')).toBe(`/auth/callback?error=cancelled&via=school&school=${slug}`)
+      return logs.lines.slice(from).filter((line) => line.msg === 'SSO sign-in failed')
+    }
+    // unauthorized_client: the client is set up wrongly at the provider, the owner's clue.
+    expect(await returned('unauthorized_client')).toEqual([
+      expect.objectContaining({ level: 40, schoolId: school.id, providerError: 'unauthorized_client' }),
+    ])
+    // Any other text in the address is not written to the log.
+    const planted = await returned('call +1 555 0100 now')
+    expect(planted).toEqual([expect.objectContaining({ schoolId: school.id, providerError: 'unrecognised' })])
+    expect(JSON.stringify(planted)).not.toContain('555 0100')
+  })
+})
+
+describe('removing the school’s single sign-on', () => {
+  it('deletes the settings, the secret, the proofs and the links; frees its held members and its domain; ends no session', async () => {
+    const other = await createCreator(db(), { plan: 'enterprise' })
+    const caller = await ownerCaller(other)
+    const domain = 'remove-me.test'
+    await caller.schoolSso.save(settings({ domains: domain, requireForMembers: true }))
+    const school = await db()
+      .selectFrom('schools')
+      .select('id')
+      .where('owner_id', '=', other.id)
+      .executeTakeFirstOrThrow()
+    const publish = async (by: typeof caller) => {
+      const proof = (await by.schoolSso.domainProofs()).find((row) => row.domain === domain)
+      dns.records.set(proof?.recordName ?? '', proof?.recordValue ?? '')
+      return (await by.schoolSso.checkDomain({ domain })).status
+    }
+    expect(await publish(caller)).toBe('verified')
+    const rita = await createUser(db(), { email: `rita@${domain}` })
+    await db()
+      .insertInto('school_members')
+      .values({ school_id: school.id, user_id: rita.id, role: 'support' })
+      .execute()
+    await db()
+      .insertInto('school_sso_links')
+      .values({ school_id: school.id, issuer: provider.issuer, subject: 'rita', user_id: rita.id })
+      .execute()
+    // A session made through the school's sign-in.
+    const ritas = await createSessionToken(db(), rita.id)
+    const login = () =>
+      trpcPost(server.baseUrl, 'auth.login', { email: rita.email, password: rita.password, remember: false })
+    expect((await login()).status).toBe(403)
+
+    // "Offer" unticked: the verified domain no longer says learners join through the sign-in.
+    await caller.schoolSso.save(
+      settings({ domains: domain, requireForMembers: true, enabled: false, clientSecret: '' }),
+    )
+    expect((await caller.schoolSso.domainProofs()).map((row) => row.message)).toEqual([
+      `Verified. Your sign-in is not offered now, so nobody at ${domain} joins or signs in through it until you offer it again.`,
+    ])
+
+    expect((await caller.schoolSso.remove()).settings).toBeNull()
+    const left = (table: 'school_sso' | 'school_sso_domain_proofs' | 'school_sso_links') =>
+      db().selectFrom(table).select('school_id').where('school_id', '=', school.id).execute()
+    expect([await left('school_sso'), await left('school_sso_domain_proofs'), await left('school_sso_links')]).toEqual([
+      [],
+      [],
+      [],
+    ])
+    // Nobody is held to a sign-in that is gone; nothing else ended.
+    expect((await login()).status).toBe(200)
+    expect(
+      (await db().selectFrom('sessions').select('id').where('user_id', '=', rita.id).execute()).map((row) => row.id),
+    ).toContain(ritas.session.id)
+    // The domain is free for another school to prove.
+    const next = await ownerCaller(await createCreator(db(), { plan: 'enterprise' }))
+    await next.schoolSso.save(settings({ domains: domain }))
+    expect(await publish(next)).toBe('verified')
+    // Nothing left to remove; a learner has no school to remove it from.
+    await expect(caller.schoolSso.remove()).rejects.toThrow('This school has no single sign-on to remove')
+    await expect((await ownerCaller(rita)).schoolSso.remove()).rejects.toThrow(/Only approved creators/)
   })
 })
 
@@ -411,8 +538,8 @@ describe('a new account through the school’s provider', () => {
   const usersAt = (email: string) => db().selectFrom('users').select('id').where('email', '=', email).execute()
   const linksOf = (subject: string) =>
     db().selectFrom('school_sso_links').select('user_id').where('subject', '=', subject).execute()
-  const refusal = (name: string, domain: string) =>
-    `/auth/callback?error=${name} sign-in failed: this school has not verified the e-mail domain ${domain} yet`
+  // A code and the school's address: the page says it in its own words (decision 0144).
+  const refusal = () => `/auth/callback?error=sso_domain_unproven&via=school&school=${slug}`
 
   it('is made only in an e-mail domain the school has proven: listed alone, the sign-in fails and writes nothing', async () => {
     const school = await schoolRow()
@@ -421,7 +548,7 @@ describe('a new account through the school’s provider', () => {
     // accounts there, which would squat the addresses their real owners sign up with later.
     const refusedAndNothingWritten = async () => {
       const refused = await signInWithSso('nell')
-      expect(refused.location).toBe(refusal(school.name, 'acme.test'))
+      expect(refused.location).toBe(refusal())
       expect(refused.session).toBeUndefined()
       expect(await usersAt('nell@acme.test')).toEqual([])
       expect(await linksOf('nell')).toEqual([])
@@ -491,7 +618,7 @@ describe('a new account through the school’s provider', () => {
 
     // A new address there: refused, nothing written.
     const refused = await signInWithSso('quinn')
-    expect(refused.location).toBe(refusal(school.name, 'acme.test'))
+    expect(refused.location).toBe(refusal())
     expect(refused.session).toBeUndefined()
     expect(await usersAt('quinn@acme.test')).toEqual([])
     expect(await linksOf('quinn')).toEqual([])
@@ -520,9 +647,7 @@ describe('linking an existing account on its owner’s consent', () => {
 
     // Signed out: refused as before, told how to link, nothing held.
     const signedOut = await signInWithSso('dana')
-    expect(signedOut.location).toContain(
-      'sign-in failed: an account with this address already exists: sign in with its password first',
-    )
+    expect(signedOut.location).toContain('error=sso_existing_account')
     expect(signedOut.session).toBeUndefined()
     expect(await pending()).toEqual([])
 
@@ -530,7 +655,7 @@ describe('linking an existing account on its owner’s consent', () => {
     const eve = await createUser(db())
     const eveSession = await createSessionToken(db(), eve.id)
     const asEve = await signInWithSso('dana', eveSession)
-    expect(asEve.location).toContain('an account with this address already exists')
+    expect(asEve.location).toContain('error=sso_existing_account')
     expect(await db().selectFrom('school_sso_pending_links').select('user_id').execute()).toEqual([])
 
     // Dana signed in: the sign-in waits for her consent on /account/sso-link; no new session, nothing linked yet.
@@ -591,7 +716,7 @@ describe('linking an existing account on its owner’s consent', () => {
     // Unlinked: refused again; her password still signs in.
     await danaCaller.schoolSso.unlink({ schoolId: school.id })
     expect(await links()).toEqual([])
-    expect((await signInWithSso('dana')).location).toContain('an account with this address already exists')
+    expect((await signInWithSso('dana')).location).toContain('error=sso_existing_account')
     await expect(danaCaller.schoolSso.unlink({ schoolId: school.id })).rejects.toThrow('not linked')
     const login = await trpcPost(server.baseUrl, 'auth.login', {
       email: dana.email,
@@ -651,7 +776,7 @@ describe('a school that requires SSO for its members', () => {
     // in as them (their whole account, not only their place on the team), and the school cannot take their
     // password away either.
     const claimed = await signInWithSso('member')
-    expect(claimed.location).toContain('sign-in failed: an account with this address already exists')
+    expect(claimed.location).toContain('error=sso_existing_account')
     expect(claimed.session).toBeUndefined()
     expect((await login(member)).status).toBe(200)
 

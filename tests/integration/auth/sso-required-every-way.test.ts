@@ -2,9 +2,14 @@
 // 0130): once the owner switches it on (or proves a member's e-mail domain while it is on), the members it holds lose
 // the sessions and half-finished log-ins they made before, and neither their password, a passkey they added earlier
 // nor Google signs them in again; nor may they add a passkey. The owner, and members at another domain, keep theirs.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+// The password's refusal names whom to ask, and the owner's removal releases the member (decision 0144). Someone who
+// joins such a school already held loses their sessions made another way at once, the accepting one too.
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { createPendingLogin } from '../../../src-server/auth/pending-login.ts'
 import { SESSION_COOKIE } from '../../../src-server/auth/session.ts'
+import { putSchoolMember } from '../../../src-server/creators/school-team.ts'
+import { lockTeamSeats } from '../../../src-server/flows/creator-standing.ts'
+import { endSessionsHeldToSso } from '../../../src-server/flows/sso-hold.ts'
 import { defaultAppConfig } from '../../../src-server/kernel/config.ts'
 import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
 import { createCaller } from '../../../src-server/routers/_app.ts'
@@ -163,8 +168,9 @@ describe('a school that requires its single sign-on', () => {
     // a path to find it by: decision 0143).
     const refusal = ((await password.json()) as { error: { message: string; data: { ssoSchool: string | null } } })
       .error
+    // Locked out of the school's provider, Max is told whom to ask too: the owner, who can release him (0144).
     expect(refusal.message).toBe(
-      `${name} requires its members to sign in with single sign-on: use “Sign in with ${name}”`,
+      `${name} requires its members to sign in with single sign-on: use “Sign in with ${name}”. If you cannot sign in there, ask the school’s owner (${owner.email}) to remove you from its team.`,
     )
     expect(refusal.data.ssoSchool).toBe(slug)
     const visitor = await callerAs(db(), null)
@@ -173,9 +179,8 @@ describe('a school that requires its single sign-on', () => {
       visitor.auth.passkeySignIn({ response: authenticator.assert(challenge, PASSKEY_ORIGIN, 1, max.id) as never }),
     ).rejects.toThrow(HELD)
     const google = await signInWithGoogle('max@acme.test')
-    expect(google.location).toBe(
-      `/auth/callback?error=Google login failed: ${name} requires its members to sign in with single sign-on: use “Sign in with ${name}”&school=${slug}`,
-    )
+    // A code and the school's address, never text: the page says it in its own words, naming the school.
+    expect(google.location).toBe(`/auth/callback?error=sso_required&via=google&school=${slug}`)
     expect(google.session).toBeUndefined()
     expect(await sessionsOf(max)).toEqual([])
 
@@ -214,8 +219,58 @@ describe('a school that requires its single sign-on', () => {
     expect(await visitor.schoolSso.forSchool({ slug })).toEqual({ name: 'Acme Learning', slug })
     const branded = await trpcPost(server.baseUrl, 'auth.login', { email: max.email, password: max.password })
     expect(((await branded.json()) as { error: { message: string } }).error.message).toBe(
-      'Acme Learning requires its members to sign in with single sign-on: use “Sign in with Acme Learning”',
+      `Acme Learning requires its members to sign in with single sign-on: use “Sign in with Acme Learning”. If you cannot sign in there, ask the school’s owner (${owner.email}) to remove you from its team.`,
     )
+
+    // The owner releases Max (removes him from the team): his password signs him in again.
+    await owners.schools.remove({ userId: max.id })
+    const released = await trpcPost(server.baseUrl, 'auth.login', {
+      email: max.email,
+      password: max.password,
+      remember: false,
+    })
+    expect(released.status).toBe(200)
+  })
+
+  it('holds someone who joins the team at a proven domain at once: their other sessions end, the accepting one too', async () => {
+    const owner = await createCreator(db(), { plan: 'enterprise' })
+    const { caller: owners, session: ownersSession } = await ownerCaller(owner)
+    const { slug, name } = (await owners.schoolSso.save(settings('gamma.test', true))).school
+    expect((await prove(owners, 'gamma.test')).status).toBe('verified')
+    const gus = await createUser(db(), { email: 'gus@gamma.test' })
+    const ida = await createUser(db(), { email: 'ida@personal.test' })
+    await owners.schools.invite({ email: gus.email, role: 'support' })
+    await owners.schools.invite({ email: ida.email, role: 'support' })
+    const tokenFor = async (email: string) => {
+      const mail = await db()
+        .selectFrom('mail_outbox')
+        .select('text_body')
+        .where('to_address', '=', email)
+        .orderBy('created_at', 'desc')
+        .executeTakeFirstOrThrow()
+      return /school-invite\?token=([a-z0-9]+)/.exec(mail.text_body)?.[1] ?? ''
+    }
+
+    // Gus has a password session on another device, and accepts in this one.
+    await createSessionToken(db(), gus.id)
+    const accepting = await callerAs(db(), gus)
+    expect(await sessionsOf(gus)).toHaveLength(2)
+    const joined = await accepting.schools.acceptInvitation({ token: await tokenFor(gus.email) })
+    // Both ended with the join; the page is told to go on to the school's sign-in.
+    expect(joined.signInWith).toEqual({ name, slug })
+    expect(await sessionsOf(gus)).toEqual([])
+    expect(await sessionsOf(owner)).toContain(ownersSession.id)
+    const password = await trpcPost(server.baseUrl, 'auth.login', {
+      email: gus.email,
+      password: gus.password,
+      remember: false,
+    })
+    expect(password.status).toBe(403)
+
+    // Ida's address is her own, not the school's to govern: she joins and keeps her sessions.
+    const idas = await callerAs(db(), ida)
+    expect((await idas.schools.acceptInvitation({ token: await tokenFor(ida.email) })).signInWith).toBeNull()
+    expect(await sessionsOf(ida)).toHaveLength(1)
   })
 
   it('ends the sessions of the members at a domain proven while it is on, once', async () => {
@@ -236,4 +291,40 @@ describe('a school that requires its single sign-on', () => {
     expect((await prove(owners, 'beta.test')).status).toBe('verified')
     expect(await sessionsOf(bea)).toEqual([since.session.id])
   })
+
+  // Two connections at once: PGlite has one, so there a join and the switch cannot overlap at all.
+  it.runIf(inject('testDb').kind === 'postgres')(
+    'holds someone whose join was under way while the owner switched the requirement on (the two serialise)',
+    async () => {
+      const owner = await createCreator(db(), { plan: 'enterprise' })
+      const { caller: owners } = await ownerCaller(owner)
+      await owners.schoolSso.save(settings('racing.test', false))
+      expect((await prove(owners, 'racing.test')).status).toBe('verified')
+      const school = await db()
+        .selectFrom('schools')
+        .select('id')
+        .where('owner_id', '=', owner.id)
+        .executeTakeFirstOrThrow()
+      const rae = await createUser(db(), { email: 'rae@racing.test' })
+      await createSessionToken(db(), rae.id)
+
+      // Rae's acceptance, as SCHOOL_INVITES.join runs it under acceptInvite's team lock: she is on the team, and the
+      // requirement (still off in what this transaction sees) holds nobody yet. It commits a moment later.
+      let switched: Promise<unknown> = Promise.resolve()
+      await db()
+        .transaction()
+        .execute(async (trx) => {
+          await lockTeamSeats(trx, owner.id)
+          await putSchoolMember(trx, { schoolId: school.id, userId: rae.id, role: 'support', addedBy: owner.id })
+          expect(await endSessionsHeldToSso(trx, school.id, { userId: rae.id })).toEqual([])
+          // Meanwhile the owner switches "Require SSO" on.
+          switched = owners.schoolSso.save(settings('racing.test', true))
+          await new Promise((resolve) => setTimeout(resolve, 500))
+        })
+      await switched
+      // The switch waited for the join to commit, then saw Rae and ended her session; without waiting, neither
+      // transaction saw the other's write and her password session outlived the requirement.
+      expect(await sessionsOf(rae)).toEqual([])
+    },
+  )
 })

@@ -2,14 +2,17 @@
 // invitations by e-mail with a role (the token hashed, single use), the plan's team size (none without a plan or on
 // Basic, 3 people on Pro, unlimited on Enterprise), and every role × action through the real procedures: a finance
 // member sees earnings but cannot edit a course; an instructor edits but cannot see earnings; support answers
-// questions only; only the owner manages the team.
+// questions only; only the owner manages the team. Since decision 0144: a member leaves of their own accord (with a
+// removal's effects); the member is mailed on removal and on a role change, the owner when someone joins or leaves;
+// an invitation can be sent again (a new link, the old one dead), an expired one is listed as such; a plan that no
+// longer covers the team says so, keeps the people on it, and marks the invitations nobody can accept now.
 import { TRPCError } from '@trpc/server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { assertSchoolAction, roleAllows, SCHOOL_PERMISSIONS } from '../../../src-server/creators/school-access.ts'
-import { SCHOOL_INVITE_MAIL } from '../../../src-server/flows/school-team.ts'
+import { SCHOOL_INVITE_MAIL, SCHOOL_TEAM_MAILS } from '../../../src-server/flows/school-team.ts'
 import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
 import { latestMailTo } from '../../../src-server/mail/outbox.ts'
-import { createCreator, createCreatorCourse } from '../../support/creator-courses.ts'
+import { createCreator, createCreatorCourse, lapsePlan } from '../../support/creator-courses.ts'
 import { createTestDatabase } from '../../support/db.ts'
 import { sell } from '../../support/earnings.ts'
 import { callerAs, createUser, type TestUser } from '../../support/factories.ts'
@@ -76,6 +79,8 @@ describe('inviting and accepting', () => {
   it('stores only the token’s hash; only the invitee accepts, once; the owner changes the role and removes', async () => {
     const owner = await createCreator(db(), { plan: 'pro' })
     const asOwner = await callerAs(db(), owner)
+    const course = await createCreatorCourse(db(), owner)
+    const schoolName = (await asOwner.schools.mine()).school.name
     const invitee = await createUser(db(), { email: 'fin.person@example.test' })
     await asOwner.schools.invite({ email: 'Fin.Person@Example.test', role: 'finance' })
     const token = await mailedToken('fin.person@example.test')
@@ -89,7 +94,11 @@ describe('inviting and accepting', () => {
     )
     const asInvitee = await callerAs(db(), invitee)
     expect(await asInvitee.schools.invitation({ token })).toMatchObject({ role: 'finance', forThisAccount: true })
-    expect(await asInvitee.schools.acceptInvitation({ token })).toMatchObject({ role: 'finance' })
+    expect(await asInvitee.schools.acceptInvitation({ token })).toMatchObject({ role: 'finance', signInWith: null })
+    // The owner hears of it.
+    expect((await latestMailTo(db(), owner.email, SCHOOL_TEAM_MAILS.joined))?.subject).toBe(
+      `fin.person@example.test joined the team of “${schoolName}”`,
+    )
     // Reuse is refused, by the invitee and by anyone else.
     const invalid = 'NOT_FOUND: This invitation link is invalid or has expired. Ask the school’s owner for a new one.'
     expect(await failure(asInvitee.schools.acceptInvitation({ token }))).toBe(invalid)
@@ -100,9 +109,135 @@ describe('inviting and accepting', () => {
     expect((await asOwner.schools.mine()).members).toEqual([
       expect.objectContaining({ email: 'fin.person@example.test', role: 'support' }),
     ])
+    // The member is told of the new role, and of the removal.
+    expect((await latestMailTo(db(), invitee.email, SCHOOL_TEAM_MAILS.roleChanged))?.subject).toBe(
+      `Your role in “${schoolName}” is now support`,
+    )
     await asOwner.schools.remove({ userId: invitee.id })
     expect(await asInvitee.schools.memberships()).toEqual([])
+    expect((await latestMailTo(db(), invitee.email, SCHOOL_TEAM_MAILS.removed))?.subject).toBe(
+      `You are no longer on the team of “${schoolName}”`,
+    )
+    // Their next studio call says why it is refused (not "only approved creators").
+    expect(await failure(asInvitee.studio.addSection({ courseId: course.id, title: 'Too late' }))).toBe(
+      `FORBIDDEN: You are no longer on the team of ${schoolName}, so you cannot work on its courses`,
+    )
     expect(await failure(asOwner.schools.remove({ userId: invitee.id }))).toBe('NOT_FOUND: Team member not found')
+  })
+})
+
+describe('leaving a school', () => {
+  it('a member leaves with a removal’s effects (their API keys revoked); the owner is mailed; others cannot', async () => {
+    const owner = await createCreator(db(), { plan: 'enterprise' })
+    const schoolId = (await (await callerAs(db(), owner)).schools.mine()).school.id
+    const person = await createUser(db(), { email: 'leaving.member@example.test' })
+    const asMember = await join(owner, person, 'finance')
+    await asMember.apiKeys.create({
+      schoolId,
+      name: 'Accounting sync',
+      scopes: ['orders:read'],
+      expiresInDays: 30,
+      password: person.password,
+    })
+    // Not their place to end: another school's member, the owner of this one.
+    const stranger = await callerAs(db(), await createUser(db()))
+    const notOnTeam = 'NOT_FOUND: You are not on this school’s team'
+    expect(await failure(stranger.schools.leave({ schoolId }))).toBe(notOnTeam)
+    expect(await failure((await callerAs(db(), owner)).schools.leave({ schoolId }))).toBe(notOnTeam)
+
+    expect(await asMember.schools.leave({ schoolId })).toEqual({ left: true })
+    expect(await asMember.schools.memberships()).toEqual([])
+    const keys = await db().selectFrom('api_keys').select('revoked_at').where('created_by', '=', person.id).execute()
+    expect(keys).toHaveLength(1)
+    expect(keys.every((key) => key.revoked_at !== null)).toBe(true)
+    const mail = await latestMailTo(db(), owner.email, SCHOOL_TEAM_MAILS.left)
+    expect(mail?.text_body).toContain('(leaving.member@example.test) left the team of')
+    expect(await failure(asMember.schools.leave({ schoolId }))).toBe(notOnTeam)
+  })
+})
+
+describe('invitations sent again, expired, or beyond the plan', () => {
+  const invalid = 'NOT_FOUND: This invitation link is invalid or has expired. Ask the school’s owner for a new one.'
+
+  it('an expired invitation is listed as such, to send again (a new link; the one before stops working) or remove', async () => {
+    const owner = await createCreator(db(), { plan: 'pro' })
+    const asOwner = await callerAs(db(), owner)
+    const late = await createUser(db(), { email: 'late.joiner@example.test' })
+    await asOwner.schools.invite({ email: late.email, role: 'support' })
+    const first = await mailedToken(late.email)
+    await db()
+      .updateTable('school_invites')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('email', '=', late.email)
+      .execute()
+    const [expired] = (await asOwner.schools.mine()).invites
+    expect(expired).toMatchObject({ email: late.email, state: 'expired' })
+
+    await asOwner.schools.resendInvite({ inviteId: expired?.id ?? '' })
+    const second = await mailedToken(late.email)
+    expect(second).not.toBe(first)
+    const [open] = (await asOwner.schools.mine()).invites
+    expect((await asOwner.schools.mine()).invites).toEqual([expect.objectContaining({ state: 'open' })])
+    // Sent again while open: a new link again, and the one before is dead.
+    await asOwner.schools.resendInvite({ inviteId: open?.id ?? '' })
+    const third = await mailedToken(late.email)
+    const asLate = await callerAs(db(), late)
+    expect(await failure(asLate.schools.acceptInvitation({ token: second }))).toBe(invalid)
+    expect(await asLate.schools.acceptInvitation({ token: third })).toMatchObject({ role: 'support' })
+
+    // Another expires and is removed.
+    await asOwner.schools.invite({ email: 'never.came@example.test', role: 'support' })
+    await db()
+      .updateTable('school_invites')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('email', '=', 'never.came@example.test')
+      .execute()
+    const gone = (await asOwner.schools.mine()).invites.find((invite) => invite.email === 'never.came@example.test')
+    expect(gone?.state).toBe('expired')
+    await asOwner.schools.cancelInvite({ inviteId: gone?.id ?? '' })
+    expect((await asOwner.schools.mine()).invites).toEqual([])
+    // Another school's invitation is not this owner's to send again.
+    const other = await callerAs(db(), await createCreator(db(), { plan: 'pro' }))
+    await other.schools.invite({ email: 'theirs@example.test', role: 'support' })
+    const theirs = (await other.schools.mine()).invites[0]?.id ?? ''
+    expect(await failure(asOwner.schools.resendInvite({ inviteId: theirs }))).toBe('NOT_FOUND: Invitation not found')
+  })
+
+  it('a plan that no longer covers the team: its people stay, the page says so, and open invitations are marked as unacceptable', async () => {
+    const owner = await createCreator(db(), { plan: 'pro' })
+    const asOwner = await callerAs(db(), owner)
+    const kept = [await createUser(db()), await createUser(db())]
+    for (const person of kept) await join(owner, person, 'support')
+    await asOwner.schools.invite({ email: 'waiting@example.test', role: 'support' })
+    const token = await mailedToken('waiting@example.test')
+    expect((await asOwner.schools.mine()).teamNotice).toBeNull()
+
+    await lapsePlan(db(), owner.id)
+    const panel = await asOwner.schools.mine()
+    expect(panel.teamLimit).toBe(0)
+    expect(panel.teamNotice).toBe(
+      'Your plan no longer includes team members: the 2 people on your team keep their places and roles until you remove them, but nobody new can join and open invitations cannot be accepted. Choose Pro or Enterprise under Pricing to invite people again.',
+    )
+    expect(panel.members).toHaveLength(2)
+    expect(panel.invites).toEqual([expect.objectContaining({ email: 'waiting@example.test', state: 'no-room' })])
+    const waiting = await callerAs(db(), await createUser(db(), { email: 'waiting@example.test' }))
+    expect(await failure(waiting.schools.acceptInvitation({ token }))).toBe(
+      'PRECONDITION_FAILED: The school’s plan has no room for another team member now',
+    )
+    // Expired, it cannot be sent again while the plan has no team: refused, and it stays listed as it was.
+    await db()
+      .updateTable('school_invites')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('email', '=', 'waiting@example.test')
+      .execute()
+    expect(await failure(asOwner.schools.resendInvite({ inviteId: panel.invites[0]?.id ?? '' }))).toMatch(
+      /^PRECONDITION_FAILED: /,
+    )
+    expect((await asOwner.schools.mine()).invites).toEqual([
+      expect.objectContaining({ id: panel.invites[0]?.id, email: 'waiting@example.test', state: 'expired' }),
+    ])
+    await asOwner.schools.cancelInvite({ inviteId: panel.invites[0]?.id ?? '' })
+    expect((await asOwner.schools.mine()).invites).toEqual([])
   })
 })
 
