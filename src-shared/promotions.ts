@@ -13,6 +13,21 @@ export const COUPON_SCOPE_LABELS: Record<CouponScopeValue, string> = {
   plans: 'Membership plans',
 }
 
+/**
+ * Where a code stands now (the coupon tables): worked out on the server by the rules Apply code follows. Paused: a
+ * creator's own code, still to run, while their plan does not include coupons (buyers are told it is not offered).
+ */
+export const COUPON_STATUSES = ['active', 'scheduled', 'paused', 'ended', 'usedUp', 'off'] as const
+export type CouponStatus = (typeof COUPON_STATUSES)[number]
+export const COUPON_STATUS_LABELS: Record<CouponStatus, string> = {
+  active: 'Active',
+  scheduled: 'Scheduled',
+  paused: 'Paused',
+  ended: 'Ended',
+  usedUp: 'Used up',
+  off: 'Off',
+}
+
 /** How long a plan coupon discounts the plan: Stripe's coupon durations. */
 export const PLAN_COUPON_DURATIONS = ['once', 'repeating', 'forever'] as const
 export type PlanCouponDurationValue = (typeof PLAN_COUPON_DURATIONS)[number]
@@ -36,6 +51,12 @@ export const COUPON_REFUSALS = {
   withdrawn: 'This code is no longer offered',
 } as const
 export type CouponRefusal = keyof typeof COUPON_REFUSALS
+/** The refusal of a cart under the code's minimum, naming the minimum in the cart's currency ("$50.00"). */
+export const belowMinimumRefusal = (minimum: string) => `This code needs a cart of at least ${minimum}`
+/** Whether a message is one of the refusals of a code (the minimum one naming its amount included). */
+export function isCouponRefusal(message: string): boolean {
+  return (Object.values(COUPON_REFUSALS) as string[]).includes(message) || message.startsWith(belowMinimumRefusal(''))
+}
 /** Too many codes that do not exist, from one person or one client address (decision 0114). */
 export const COUPON_TOO_MANY = 'Too many codes tried. Please wait a few minutes and try again.'
 
@@ -52,6 +73,7 @@ export const COUPON_MESSAGES = {
   planDurationRequired: 'Say how long the code discounts the plan: first payment, a number of months, or every renewal',
   planDurationMonths: 'The number of months must be a whole number from 1 to 36',
   planDurationOnlyForPlans: 'Only a code for membership plans has a duration',
+  endsInPast: 'This end date has already passed: choose a date and time still to come',
 } as const
 
 /** A code refused when checkout starts (used up or expired meanwhile…): it left the cart, and the buyer is told. */

@@ -1,9 +1,10 @@
 // Making coupons: staff make store-wide ones (audited), creators on Pro or Enterprise make ones for their own
 // courses. A fixed amount above the price of a course it names is refused (the discount would be capped anyway,
 // and the editor would be misled).
-import { COUPON_MESSAGES } from '../../src-shared/promotions.ts'
+import { COUPON_MESSAGES, type CouponStatus } from '../../src-shared/promotions.ts'
 import type { CouponInput } from '../../src-shared/schemas/promotions.ts'
 import { type Actor, record } from '../audit/repository.ts'
+import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import {
@@ -37,7 +38,18 @@ async function refuseFixedAbovePrice(db: DB, input: CouponInput) {
   }
 }
 
+/**
+ * A code that has ended before it is made could never be used, and its row would only look like a live one: refused
+ * under the field (the server's clock decides; the schema, shared with the browser, checks only the order of dates).
+ */
+function refusePastEnd(input: CouponInput) {
+  if (input.endsAt && Date.parse(input.endsAt) <= clock.now().getTime()) {
+    throw new DomainError('invalid', COUPON_MESSAGES.endsInPast, { field: 'endsAt' })
+  }
+}
+
 export async function createStoreCoupon(db: DB, input: CouponInput, actor: Actor) {
+  refusePastEnd(input)
   await refuseFixedAbovePrice(db, input)
   return db.transaction().execute(async (trx) => {
     const created = await createCoupon(trx, input, actor.id)
@@ -61,8 +73,32 @@ export async function setStoreCouponActive(db: DB, couponId: string, active: boo
   })
 }
 
-export function listStoreCoupons(db: DB) {
-  return listCouponsWithUses(db)
+/**
+ * The coupon tables' status, with the one rule checkout adds (`stillOffered`, flows/coupon-checkout.ts): a creator's
+ * own code still to run is Paused while their plan does not include coupons, for staff as in the studio.
+ */
+async function withPlanPauses<T extends { status: CouponStatus; creatorId: string | null; madeByCreator: boolean }>(
+  db: DB,
+  coupons: readonly T[],
+): Promise<T[]> {
+  const allowed = new Map<string, boolean>()
+  for (const coupon of coupons) {
+    if (coupon.madeByCreator && coupon.creatorId && !allowed.has(coupon.creatorId)) {
+      allowed.set(coupon.creatorId, await ownerPlanIncludesPromotions(db, coupon.creatorId))
+    }
+  }
+  return coupons.map((coupon) =>
+    coupon.creatorId &&
+    allowed.get(coupon.creatorId) === false &&
+    coupon.madeByCreator &&
+    (coupon.status === 'active' || coupon.status === 'scheduled')
+      ? { ...coupon, status: 'paused' as const }
+      : coupon,
+  )
+}
+
+export async function listStoreCoupons(db: DB) {
+  return withPlanPauses(db, await listCouponsWithUses(db))
 }
 
 async function assertCouponPlan(db: DB, creatorId: string) {
@@ -73,6 +109,7 @@ async function assertCouponPlan(db: DB, creatorId: string) {
 /** A creator's coupon: their chosen courses, or all their courses; never anyone else's. */
 export async function createCreatorCoupon(db: DB, creatorId: string, input: CouponInput) {
   await assertCouponPlan(db, creatorId)
+  refusePastEnd(input)
   if (input.appliesTo !== 'courses' && input.appliesTo !== 'creator') {
     throw new DomainError('forbidden', COUPON_MESSAGES.notYourCourse, { field: 'appliesTo' })
   }
@@ -89,7 +126,7 @@ export async function createCreatorCoupon(db: DB, creatorId: string, input: Coup
 export async function listCreatorCoupons(db: DB, creatorId: string) {
   return {
     allowed: await ownerPlanIncludesPromotions(db, creatorId),
-    coupons: await listCouponsWithUses(db, creatorId),
+    coupons: await withPlanPauses(db, await listCouponsWithUses(db, creatorId)),
     courses: await coursesOwnedBy(db, creatorId),
   }
 }

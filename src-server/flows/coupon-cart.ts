@@ -1,23 +1,20 @@
 // Apply code, remove code, and the cart with its discount: the cart's lines (cart/) priced with the applied coupon
 // (promotions/). One code per cart; a code that no longer covers anything (its item removed) is dropped.
 
-import {
-  COUPON_REFUSALS,
-  COUPON_TOO_MANY,
-  type CouponRefusal,
-  codeRemovedAtCheckout,
-} from '../../src-shared/promotions.ts'
+import { COUPON_TOO_MANY, codeRemovedAtCheckout, isCouponRefusal } from '../../src-shared/promotions.ts'
 import type { CartLine, CurrencyTotal } from '../cart/lines.ts'
 import { totalsByCurrency } from '../cart/lines.ts'
 import { removeCartItem } from '../cart/repository.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError, isDomainError } from '../kernel/errors.ts'
+import type { QuoteRefusal } from '../promotions/coupon-pricing.ts'
 import {
   appliedCoupon,
   applyToCart,
   type Coupon,
   findCouponByCode,
   refusal,
+  refusalText,
   removeFromCart,
 } from '../promotions/coupons.ts'
 import { type AttemptGuard, reserveAttempt } from '../security/attempts.ts'
@@ -36,18 +33,18 @@ function groups(lines: readonly CartLine[]): Group[] {
 /** Each line's discount under the coupon (by line id), or the refusal when no group gets one. */
 async function priceCart(db: DB, userId: string, coupon: Coupon, lines: readonly CartLine[]) {
   const discounts = new Map<string, number>()
-  let reason: CouponRefusal = 'nothingApplies'
+  let reason: QuoteRefusal = { ok: false, refusal: 'nothingApplies' }
   for (const group of groups(lines)) {
     const quote = await quoteGroup(db, coupon, userId, group.currency, group.lines)
     if (!quote.ok) {
-      if (quote.refusal !== 'nothingApplies') reason = quote.refusal
+      if (quote.refusal !== 'nothingApplies') reason = quote
       continue
     }
     group.lines.forEach((line, index) => {
       if ((quote.perLine[index] ?? 0) > 0) discounts.set(line.id, quote.perLine[index]!)
     })
   }
-  return discounts.size > 0 ? { ok: true as const, discounts } : { ok: false as const, refusal: reason }
+  return discounts.size > 0 ? { ok: true as const, discounts } : reason
 }
 
 /** Who is typing codes, for the limit on codes that do not exist (a short code is guessable: decision 0114). */
@@ -77,7 +74,7 @@ export async function applyCoupon(db: DB, userId: string, code: string, guard?: 
   if (!coupon) throw refusal('unknown')
   await attempt?.release()
   const priced = await priceCart(db, userId, coupon, await listCartLines(db, userId))
-  if (!priced.ok) throw refusal(priced.refusal)
+  if (!priced.ok) throw refusal(priced.refusal, priced.minimum)
   await applyToCart(db, userId, coupon.id)
   return { code: coupon.code }
 }
@@ -112,11 +109,7 @@ export async function removeLine(db: DB, userId: string, itemId: string) {
 
 /** A refusal of the cart's code (used up, expired, …), as quoting or reserving it throws. */
 function isCodeRefusal(error: unknown): error is DomainError {
-  return (
-    isDomainError(error) &&
-    error.field === 'code' &&
-    (Object.values(COUPON_REFUSALS) as string[]).includes(error.message)
-  )
+  return isDomainError(error) && error.field === 'code' && isCouponRefusal(error.message)
 }
 
 /**
@@ -160,7 +153,7 @@ export async function cartWithCoupon(db: DB, userId: string): Promise<CouponCart
       ? {
           code: coupon.code,
           applies: Boolean(priced?.ok),
-          refusal: priced && !priced.ok ? COUPON_REFUSALS[priced.refusal] : null,
+          refusal: priced && !priced.ok ? refusalText(priced.refusal, priced.minimum) : null,
         }
       : null,
   }

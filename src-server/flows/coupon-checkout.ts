@@ -3,36 +3,56 @@
 
 import type { Currency } from '../../src-shared/money.ts'
 import type { DB } from '../kernel/db.ts'
+import { DomainError } from '../kernel/errors.ts'
 import type { OrderableLine, OrderCoupon } from '../orders/create.ts'
-import { type PricedLine, quoteLines } from '../promotions/coupon-pricing.ts'
+import { bundleOrderLines } from '../promotions/bundles.ts'
+import { type PricedLine, type Quote, quoteLines } from '../promotions/coupon-pricing.ts'
 import { appliedCoupon, type Coupon, courseOwners, refusal, refusalFor, reserveUse } from '../promotions/coupons.ts'
 import { ownerPlanIncludesPromotions } from './creator-standing.ts'
 
+type QuotedLine = Omit<OrderableLine, 'key' | 'title' | 'detail'> & { bundleId?: string | null }
+
 /**
- * The lines as the pricing needs them: each course with its owner (a creator's coupon covers only theirs). A bundle
- * counts as courses of no one course or creator, in the cart (one line) as in the order (one line per course): a
- * code for chosen courses or for one creator leaves it alone, a store-wide one discounts its price the same way.
+ * The lines as the pricing needs them: each course with its owner (a creator's coupon covers only theirs), and for
+ * each priced part the index of the line it belongs to. A bundle's courses are ordinary course lines for a code
+ * (decisions 0042, 0147): the order holds them as its lines already; the cart's one bundle line is split here exactly
+ * as checkout splits it (`bundleOrderLines`: each course at its share of the bundle's price), so a code for chosen
+ * courses or for a creator's courses takes its part off those courses' shares, in the cart as in the order.
  */
-export async function pricedLines(
-  db: DB,
-  lines: readonly (Omit<OrderableLine, 'key' | 'title' | 'detail' | 'kind'> & {
-    kind: OrderableLine['kind'] | 'bundle'
-  })[],
-) {
-  const single = (line: (typeof lines)[number]) => (line.kind === 'bundle' || line.bundle ? null : line.courseId)
+async function pricedLines(db: DB, lines: readonly QuotedLine[]) {
+  const parts: { line: number; priced: Omit<PricedLine, 'ownerId'> }[] = []
+  for (const [index, line] of lines.entries()) {
+    const split = line.kind === 'bundle' && line.bundleId ? await bundleParts(db, line.bundleId) : null
+    for (const course of split ?? []) {
+      parts.push({
+        line: index,
+        priced: { kind: 'course', courseId: course.courseId, priceMinor: course.priceMinor, recurringInterval: null },
+      })
+    }
+    if (split) continue
+    const kind = line.kind === 'bundle' ? 'course' : line.kind
+    parts.push({ line: index, priced: { ...pick(line), kind } })
+  }
   const owners = await courseOwners(
     db,
-    lines.flatMap((line) => (single(line) ? [single(line) as string] : [])),
+    parts.flatMap((part) => (part.priced.courseId ? [part.priced.courseId] : [])),
   )
-  return lines.map(
-    (line): PricedLine => ({
-      kind: line.kind === 'bundle' ? 'course' : line.kind,
-      courseId: single(line),
-      priceMinor: line.priceMinor,
-      recurringInterval: line.recurringInterval,
-      ownerId: single(line) ? (owners.get(single(line) as string) ?? null) : null,
-    }),
-  )
+  return parts.map(({ line, priced }) => ({
+    line,
+    priced: { ...priced, ownerId: priced.courseId ? (owners.get(priced.courseId) ?? null) : null } as PricedLine,
+  }))
+}
+
+const pick = ({ courseId, priceMinor, recurringInterval }: QuotedLine) => ({ courseId, priceMinor, recurringInterval })
+
+/** A bundle's courses at their shares of its price; null when it is no longer on sale (the cart leaves it out). */
+async function bundleParts(db: DB, bundleId: string) {
+  try {
+    return (await bundleOrderLines(db, bundleId)).lines
+  } catch (error) {
+    if (error instanceof DomainError) return null
+    throw error
+  }
 }
 
 async function buyerOf(db: DB, userId: string) {
@@ -45,14 +65,25 @@ export async function quoteGroup(
   coupon: Coupon,
   userId: string,
   currency: Currency,
-  lines: readonly Omit<OrderableLine, 'key' | 'title' | 'detail'>[],
-) {
-  const quote = quoteLines(coupon, currency, await pricedLines(db, lines))
+  lines: readonly QuotedLine[],
+): Promise<Quote> {
+  const parts = await pricedLines(db, lines)
+  const quote = quoteLines(
+    coupon,
+    currency,
+    parts.map((part) => part.priced),
+  )
   if (!quote.ok) return quote
   const reason =
     (await refusalFor(db, coupon, await buyerOf(db, userId))) ??
     ((await stillOffered(db, coupon)) ? null : ('withdrawn' as const))
-  return reason ? { ok: false as const, refusal: reason } : quote
+  if (reason) return { ok: false, refusal: reason }
+  // Each line's discount: a bundle's is the sum of its courses' (the order stores them per course line).
+  const perLine = lines.map(() => 0)
+  parts.forEach((part, index) => {
+    perLine[part.line] = (perLine[part.line] ?? 0) + (quote.perLine[index] ?? 0)
+  })
+  return { ok: true, perLine, totalMinor: quote.totalMinor }
 }
 
 /**
@@ -72,7 +103,7 @@ export const orderCoupon: OrderCoupon = {
     if (quote.ok) return { couponId: coupon.id, code: coupon.code, perLine: quote.perLine }
     // A code that covers nothing in this currency's lines leaves them at full price; any other reason is said.
     if (quote.refusal === 'nothingApplies') return null
-    throw refusal(quote.refusal)
+    throw refusal(quote.refusal, quote.minimum)
   },
   async reserve(trx, use) {
     await reserveUse(trx, {

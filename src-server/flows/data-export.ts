@@ -4,7 +4,10 @@
 // and e-mails them; the download route hands it only to them, for 7 days. Secrets (password hash, second-factor
 // keys, session and token hashes) are never exported.
 import { strToU8, zipSync } from 'fflate'
+import { fullName } from '../../src-shared/names.ts'
+import { isStaff, type Role } from '../../src-shared/roles.ts'
 import { record } from '../audit/repository.ts'
+import { canOnCourse } from '../creators/school-access.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
@@ -44,7 +47,7 @@ profile.json            your account: name, e-mail address, role, when you joine
                         browser, approximate network, last active), sign-in methods, the schools whose
                         single sign-on signs you in, and passkeys (not their secrets)
 orders.json             your orders with their lines, payments, refunds, refund requests, coupons and the gifts
-                        in them
+                        in them (the recipient's address and your message)
 invoices/*.pdf          every invoice issued to you, exactly as issued
 credit-notes/*.pdf      every credit note issued to you, exactly as issued
 learning.json           your lesson progress, completed courses, certificates, course access, quiz attempts, the
@@ -52,19 +55,25 @@ learning.json           your lesson progress, completed courses, certificates, c
 reviews.json            the course reviews you wrote
 service-orders.json     your service orders with their briefs, messages, delivery records and the files you sent
 creator.json            if you teach or applied to: your applications, creator and instructor profiles, courses,
-                        earnings ledger entries, payouts and payout account, uploaded videos, the live sessions
-                        you host and the school teams you are on
+                        coupons and bundles, earnings ledger entries, payouts and payout account, uploaded videos,
+                        the live sessions you host and the school teams you are on
 contact-messages.json   messages you sent through the contact form with this e-mail address, and our answers
 memberships.json        your memberships (plan, billing cycle, status, renewal and cancellation)
 membership-payments.json  every payment of a membership or a monthly service, with its period and tax
 messages.json           your conversations with instructors (every message in them), the replies you wrote, the
                         files you attached, blocks and the conversations you reported
-gifts-received.json     the gifts you received: what, the giver's message, when you claimed them
+gifts-received.json     the gifts you received: what, who gave it (their name as the gift e-mail gave it), their
+                        message, when you claimed them
 live-chats.json         your live chats with our support team, every message in them
-questions.json          the questions and answers you wrote under lessons, and the questions you upvoted
+questions.json          the questions and answers you wrote under lessons, the answers others gave to your
+                        questions (each answerer shown as Instructor, Staff or Learner), and the questions you
+                        upvoted
 live-sessions.json      the live sessions you registered for and when you joined them
 
-Dates are ISO 8601 (UTC). Amounts are in minor units (cents or pence) with their currency.
+Dates are ISO 8601 (UTC). Amounts are in minor units (cents or pence) with their currency. Each course id has the
+course's title beside it (course_title). Other people appear by their part only: a member of our team who changed,
+hid or answered something is "Staff" (an instructor "Instructor", another learner "Learner"), you are "You"; their
+names, addresses and account ids are not yours to receive.
 Passwords, second-factor keys and sign-in tokens are never exported: we keep only their hashes.
 `
 
@@ -98,8 +107,81 @@ export async function exportFileOf(db: DB, userId: string, exportId: string) {
  */
 export const INTERNAL_COLUMNS: ReadonlySet<string> = new Set(['created_xid', 'paid_xid'])
 
-const json = (value: unknown) =>
-  strToU8(`${JSON.stringify(value, (key, field) => (INTERNAL_COLUMNS.has(key) ? undefined : field), 2)}\n`)
+/**
+ * Columns naming the account of whoever changed the row: a staff member who moved an order, granted access, hid a
+ * review, answered a contact message, delivered a service order, approved a creator. The export says "Staff" (or
+ * "You" where it was the person), never another person's account id.
+ */
+export const STAFF_COLUMNS: ReadonlySet<string> = new Set([
+  'status_changed_by',
+  'granted_by',
+  'hidden_by',
+  'answered_by',
+  'delivered_by',
+  'approved_by',
+  'assignee_id',
+  'decided_by',
+  'dismissed_by',
+])
+
+function jsonFor(userId: string, titles: ReadonlyMap<string, string>) {
+  return (value: unknown) =>
+    strToU8(
+      `${JSON.stringify(
+        withCourseTitles(value, titles),
+        (key, field) => {
+          if (INTERNAL_COLUMNS.has(key)) return undefined
+          if (STAFF_COLUMNS.has(key) && typeof field === 'string') return field === userId ? 'You' : 'Staff'
+          return field
+        },
+        2,
+      )}\n`,
+    )
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && [Object.prototype, null].includes(Object.getPrototypeOf(value))
+
+/** Every course id the files name (`course_id` anywhere in them). */
+function courseIdsIn(value: unknown, found = new Set<string>()): Set<string> {
+  if (Array.isArray(value)) for (const item of value) courseIdsIn(item, found)
+  else if (isRecord(value)) {
+    for (const [key, field] of Object.entries(value)) {
+      if (key === 'course_id' && typeof field === 'string') found.add(field)
+      else courseIdsIn(field, found)
+    }
+  }
+  return found
+}
+
+/** The value with each `course_id` followed by the course's title (`course_title`), so a reader knows which it is. */
+function withCourseTitles(value: unknown, titles: ReadonlyMap<string, string>): unknown {
+  if (Array.isArray(value)) return value.map((item) => withCourseTitles(item, titles))
+  if (!isRecord(value)) return value
+  const entries: [string, unknown][] = []
+  for (const [key, field] of Object.entries(value)) {
+    entries.push([key, withCourseTitles(field, titles)])
+    if (key === 'course_id' && typeof field === 'string' && !('course_title' in value)) {
+      entries.push(['course_title', titles.get(field) ?? null])
+    }
+  }
+  return Object.fromEntries(entries)
+}
+
+/**
+ * How another person shows in the export, by their part on the course only: its instructor (its team, or a school
+ * member who answers for it), staff, or a learner; the person themselves is "You".
+ */
+async function partOnCourse(
+  db: DB,
+  userId: string,
+  other: { id: string; role: Role },
+  courseId: string,
+): Promise<'You' | 'Instructor' | 'Staff' | 'Learner'> {
+  if (other.id === userId) return 'You'
+  if (await canOnCourse(db, other.id, courseId, 'questions.answer')) return 'Instructor'
+  return isStaff(other.role) ? 'Staff' : 'Learner'
+}
 
 /** Everything we hold about the person, as the files of the archive. */
 export async function collectPersonalData(db: DB, userId: string): Promise<Record<string, Uint8Array>> {
@@ -322,9 +404,10 @@ export async function collectPersonalData(db: DB, userId: string): Promise<Recor
         .execute(),
       // An instructor's block of them (with the reason they gave), and the blocks they made as an instructor.
       db
-        .selectFrom('course_message_blocks')
-        .select(['course_id', 'member_id', 'blocked_by', 'reason', 'created_at'])
-        .where((eb) => eb.or([eb('member_id', '=', userId), eb('blocked_by', '=', userId)]))
+        .selectFrom('course_message_blocks as b')
+        .innerJoin('users as by', 'by.id', 'b.blocked_by')
+        .select(['b.course_id', 'b.member_id', 'b.blocked_by', 'by.role as blocker_role', 'b.reason', 'b.created_at'])
+        .where((eb) => eb.or([eb('b.member_id', '=', userId), eb('b.blocked_by', '=', userId)]))
         .execute(),
       Promise.all([
         db
@@ -338,13 +421,93 @@ export async function collectPersonalData(db: DB, userId: string): Promise<Recor
           .where('reporter_id', '=', userId)
           .execute(),
       ]),
+      // Who gave it, by the name the gift's e-mail gives (the giver's name, else "Someone"); not their address.
       db
         .selectFrom('gifts as g')
         .innerJoin('order_items as i', 'i.id', 'g.order_item_id')
-        .select(['g.id', 'i.title', 'g.message', 'g.plan_months', 'g.send_at', 'g.claimed_at'])
+        .innerJoin('users as giver', 'giver.id', 'g.buyer_id')
+        .select([
+          'g.id',
+          'i.title',
+          'i.course_id',
+          'giver.first_name as giver_first_name',
+          'giver.last_name as giver_last_name',
+          'g.message',
+          'g.plan_months',
+          'g.send_at',
+          'g.claimed_at',
+        ])
         .where('g.claimed_by', '=', userId)
         .execute(),
     ])
+  const [answersToThem, couponsMade, bundlesMade, bundleCourses] = await Promise.all([
+    // The answers to their questions (what they read under them: not the ones a moderator hid), each answerer by part.
+    db
+      .selectFrom('lesson_answers as a')
+      .innerJoin('lesson_questions as q', 'q.id', 'a.question_id')
+      .innerJoin('users as u', 'u.id', 'a.author_id')
+      .select(['a.question_id', 'q.course_id', 'a.author_id', 'u.role', 'a.body_markdown', 'a.created_at'])
+      .where('q.author_id', '=', userId)
+      .where((eb) => eb.or([eb('a.hidden_at', 'is', null), eb('a.author_id', '=', userId)]))
+      .orderBy('a.created_at')
+      .execute(),
+    // A creator's codes for their courses (made by them or by staff for them) and their bundles.
+    db
+      .selectFrom('coupons')
+      .select([
+        'code',
+        'kind',
+        'percent_off',
+        'amounts_off',
+        'min_amounts',
+        'applies_to',
+        'course_ids',
+        'starts_at',
+        'ends_at',
+        'max_uses',
+        'max_uses_per_customer',
+        'first_purchase_only',
+        'active',
+        'created_by',
+        'created_at',
+      ])
+      .where('creator_id', '=', userId)
+      .orderBy('created_at')
+      .execute(),
+    db
+      .selectFrom('bundles')
+      .select(['id', 'slug', 'title', 'description', 'currency', 'price_minor', 'published', 'created_at'])
+      .where('owner_id', '=', userId)
+      .orderBy('created_at')
+      .execute(),
+    db
+      .selectFrom('bundle_courses as bc')
+      .innerJoin('bundles as b', 'b.id', 'bc.bundle_id')
+      .select(['bc.bundle_id', 'bc.course_id', 'bc.position'])
+      .where('b.owner_id', '=', userId)
+      .orderBy('bc.position')
+      .execute(),
+  ])
+  const answerers = new Map<string, Awaited<ReturnType<typeof partOnCourse>>>()
+  for (const answer of answersToThem) {
+    const key = `${answer.author_id}:${answer.course_id}`
+    if (!answerers.has(key)) {
+      answerers.set(key, await partOnCourse(db, userId, { id: answer.author_id, role: answer.role }, answer.course_id))
+    }
+  }
+  // Blocks: who blocked them, by part (one who has since left the course's team blocked as its instructor); the
+  // learner they blocked as an instructor is not named.
+  const blocksOut: Record<string, unknown>[] = []
+  for (const block of blocks) {
+    const by = await partOnCourse(db, userId, { id: block.blocked_by, role: block.blocker_role }, block.course_id)
+    blocksOut.push({
+      course_id: block.course_id,
+      blocked: block.member_id === userId ? 'You' : 'Learner',
+      blocked_by: by === 'Learner' ? 'Instructor' : by,
+      reason: block.reason,
+      created_at: block.created_at,
+    })
+  }
   const [redemptions, watchTime, payoutAccount, uploads, hostedSessions] = await Promise.all([
     db
       .selectFrom('coupon_redemptions as r')
@@ -403,6 +566,8 @@ export async function collectPersonalData(db: DB, userId: string): Promise<Recor
     attachment: attachment ? { name: attachment.name, contentType: attachment.contentType } : null,
   }))
   const teaches =
+    couponsMade.length ||
+    bundlesMade.length ||
     creator ||
     instructorProfiles.length ||
     ownedCourses.length ||
@@ -411,21 +576,22 @@ export async function collectPersonalData(db: DB, userId: string): Promise<Recor
     applications.length ||
     teams.length
 
-  const files: Record<string, Uint8Array> = {
-    'README.txt': strToU8(README),
-    'profile.json': json({ ...person, sessions, signInMethods: oauth, schoolSignIns, passkeys }),
-    'orders.json': json(
-      orders.map((order) => ({
-        ...order,
-        lines: items.filter((item) => item.order_id === order.id),
-        refunds: refunds.filter((refund) => refund.order_id === order.id),
-        refundRequests: refundRequests.filter((request) => request.order_id === order.id),
-        gifts: giftsBought.filter((gift) => gift.order_id === order.id),
-        coupons: redemptions.filter((redemption) => redemption.order_id === order.id),
-      })),
-    ),
-    'gifts-received.json': json(giftsReceived),
-    'learning.json': json({
+  // The JSON files: course titles beside course ids, staff's account ids said as "Staff" (jsonFor).
+  const data: Record<string, unknown> = {
+    'profile.json': { ...person, sessions, signInMethods: oauth, schoolSignIns, passkeys },
+    'orders.json': orders.map((order) => ({
+      ...order,
+      lines: items.filter((item) => item.order_id === order.id),
+      refunds: refunds.filter((refund) => refund.order_id === order.id),
+      refundRequests: refundRequests.filter((request) => request.order_id === order.id),
+      gifts: giftsBought.filter((gift) => gift.order_id === order.id),
+      coupons: redemptions.filter((redemption) => redemption.order_id === order.id),
+    })),
+    'gifts-received.json': giftsReceived.map(({ giver_first_name, giver_last_name, ...gift }) => ({
+      ...gift,
+      from: fullName(giver_first_name, giver_last_name) || 'Someone',
+    })),
+    'learning.json': {
       progress,
       completions,
       certificates,
@@ -433,41 +599,49 @@ export async function collectPersonalData(db: DB, userId: string): Promise<Recor
       quizAttempts,
       premiumWatchTime: watchTime,
       postsReported: reports[1],
-    }),
-    'reviews.json': json(reviews),
-    'service-orders.json': json(
-      serviceOrders.map((order) => ({
-        ...order,
-        messages: messages.filter((message) => message.service_order_id === order.id),
-        deliveries: deliveries.filter((delivery) => delivery.service_order_id === order.id),
-        filesUploaded: serviceFiles.filter((file) => file.service_order_id === order.id),
-      })),
-    ),
-    'creator.json': json(
-      teaches
-        ? {
-            profile: creator ?? null,
-            instructorProfiles,
-            applications: applicationsOut,
-            courses: ownedCourses,
-            earnings: ledger,
-            payouts,
-            payoutAccount: payoutAccount ?? null,
-            videoUploads: uploads,
-            liveSessionsHosted: hostedSessions,
-            schoolTeams: teams,
-          }
-        : null,
-    ),
-    'contact-messages.json': json(
-      contact.map((message) => ({
-        ...message,
-        replies: contactReplies.filter((reply) => reply.message_id === message.id),
-      })),
-    ),
-    'memberships.json': json(memberships),
-    'membership-payments.json': json(renewalInvoices),
-    'messages.json': json({
+    },
+    'reviews.json': reviews,
+    'service-orders.json': serviceOrders.map((order) => ({
+      ...order,
+      // Each message by side: theirs, or our team's (never a staff member's account id).
+      messages: messages
+        .filter((message) => message.service_order_id === order.id)
+        .map(({ author_id, ...message }) => ({ ...message, from: author_id === userId ? 'You' : 'Staff' })),
+      deliveries: deliveries.filter((delivery) => delivery.service_order_id === order.id),
+      filesUploaded: serviceFiles.filter((file) => file.service_order_id === order.id),
+    })),
+    'creator.json': teaches
+      ? {
+          profile: creator ?? null,
+          instructorProfiles,
+          applications: applicationsOut,
+          courses: ownedCourses,
+          coupons: couponsMade.map(({ course_ids, created_by, ...coupon }) => ({
+            ...coupon,
+            made_by: created_by === userId ? 'You' : 'Staff',
+            courses: course_ids.map((courseId) => ({ course_id: courseId })),
+          })),
+          bundles: bundlesMade.map((bundle) => ({
+            ...bundle,
+            courses: bundleCourses
+              .filter((course) => course.bundle_id === bundle.id)
+              .map(({ course_id, position }) => ({ course_id, position })),
+          })),
+          earnings: ledger,
+          payouts,
+          payoutAccount: payoutAccount ?? null,
+          videoUploads: uploads,
+          liveSessionsHosted: hostedSessions,
+          schoolTeams: teams,
+        }
+      : null,
+    'contact-messages.json': contact.map((message) => ({
+      ...message,
+      replies: contactReplies.filter((reply) => reply.message_id === message.id),
+    })),
+    'memberships.json': memberships,
+    'membership-payments.json': renewalInvoices,
+    'messages.json': {
       conversations: threads.map((thread) => ({
         ...thread,
         messages: threadMessages
@@ -478,13 +652,29 @@ export async function collectPersonalData(db: DB, userId: string): Promise<Recor
         .filter((message) => message.member_id !== userId)
         .map(({ member_id: _member, ...message }) => message),
       filesAttached: messageFiles,
-      blocks,
+      blocks: blocksOut,
       reported: reports[0],
-    }),
-    'questions.json': json({ questions, answers, upvoted: votes }),
-    'live-sessions.json': json({ registrations, attendance }),
-    'live-chats.json': json(await chatsOf(db, userId)),
+    },
+    'questions.json': {
+      questions: questions.map((question) => ({
+        ...question,
+        answers: answersToThem
+          .filter((answer) => answer.question_id === question.id)
+          .map((answer) => ({
+            by: answerers.get(`${answer.author_id}:${answer.course_id}`) ?? 'Learner',
+            body_markdown: answer.body_markdown,
+            created_at: answer.created_at,
+          })),
+      })),
+      answers,
+      upvoted: votes,
+    },
+    'live-sessions.json': { registrations, attendance },
+    'live-chats.json': await chatsOf(db, userId),
   }
+  const json = jsonFor(userId, await courseTitlesOf(db, [...courseIdsIn(data)]))
+  const files: Record<string, Uint8Array> = { 'README.txt': strToU8(README) }
+  for (const [name, value] of Object.entries(data)) files[name] = json(value)
   const viewer = { id: userId, role: 'customer' as const }
   for (const invoice of invoices) {
     files[`invoices/${safeName(invoice.number)}.pdf`] = await renderDocumentPdf(
@@ -497,6 +687,12 @@ export async function collectPersonalData(db: DB, userId: string): Promise<Recor
     )
   }
   return files
+}
+
+async function courseTitlesOf(db: DB, courseIds: readonly string[]): Promise<Map<string, string>> {
+  if (courseIds.length === 0) return new Map()
+  const rows = await db.selectFrom('courses').select(['id', 'title']).where('id', 'in', courseIds).execute()
+  return new Map(rows.map((row) => [row.id, row.title]))
 }
 
 const safeName = (number: string) => number.replace(/[^A-Za-z0-9._-]/g, '_')

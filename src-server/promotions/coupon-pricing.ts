@@ -25,7 +25,9 @@ export interface PricedLine {
   ownerId: string | null
 }
 
-export type Quote = { ok: true; perLine: number[]; totalMinor: number } | { ok: false; refusal: CouponRefusal }
+/** Why a code takes nothing off; under the minimum, the minimum it asks for (the refusal names it). */
+export type QuoteRefusal = { ok: false; refusal: CouponRefusal; minimum?: { currency: Currency; amountMinor: number } }
+export type Quote = { ok: true; perLine: number[]; totalMinor: number } | QuoteRefusal
 
 /**
  * Whether the coupon covers this line. A plan is covered only by a plan coupon (staff's, with a Stripe duration), and
@@ -59,7 +61,9 @@ export function quoteLines(coupon: PricedCoupon, currency: Currency, lines: read
   if (base === 0) return { ok: false, refusal: 'nothingApplies' }
   const subtotal = lines.reduce((sum, line) => sum + line.priceMinor, 0)
   const minimum = coupon.minAmounts[currency]
-  if (minimum !== undefined && subtotal < minimum) return { ok: false, refusal: 'belowMinimum' }
+  if (minimum !== undefined && subtotal < minimum) {
+    return { ok: false, refusal: 'belowMinimum', minimum: { currency, amountMinor: minimum } }
+  }
   let total: number
   if (coupon.kind === 'percent') {
     // Rounded half up to the minor unit, in integers.

@@ -3,8 +3,15 @@
 // awaiting a transfer, or paid): an order that expires, fails or is cancelled gives its use back by itself.
 import { sql } from 'kysely'
 import type { CouponScope, PlanCouponDuration } from '../../db/types.ts'
-import type { Currency } from '../../src-shared/money.ts'
-import { COUPON_MESSAGES, COUPON_REFUSALS, type CouponRefusal } from '../../src-shared/promotions.ts'
+import { type Currency, formatMoney } from '../../src-shared/money.ts'
+import { fullName } from '../../src-shared/names.ts'
+import {
+  belowMinimumRefusal,
+  COUPON_MESSAGES,
+  COUPON_REFUSALS,
+  type CouponRefusal,
+  type CouponStatus,
+} from '../../src-shared/promotions.ts'
 import type { CouponInput } from '../../src-shared/schemas/promotions.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
@@ -155,8 +162,16 @@ export async function refusalFor(
   return null
 }
 
-export function refusal(reason: CouponRefusal): DomainError {
-  return new DomainError(reason === 'unknown' ? 'not_found' : 'invalid', COUPON_REFUSALS[reason], { field: 'code' })
+/** What the buyer is told: under the minimum, the minimum itself (in the currency of the cart's lines it priced). */
+export function refusalText(reason: CouponRefusal, minimum?: { currency: Currency; amountMinor: number }): string {
+  if (reason === 'belowMinimum' && minimum)
+    return belowMinimumRefusal(formatMoney(minimum.amountMinor, minimum.currency))
+  return COUPON_REFUSALS[reason]
+}
+
+export function refusal(reason: CouponRefusal, minimum?: { currency: Currency; amountMinor: number }): DomainError {
+  const code = reason === 'unknown' ? 'not_found' : 'invalid'
+  return new DomainError(code, refusalText(reason, minimum), { field: 'code' })
 }
 
 /** Live uses of the coupon; `skipPendingOf`: not those of that user's pending cart orders. */
@@ -309,29 +324,38 @@ export async function setCouponActive(db: DB, couponId: string, active: boolean,
 }
 
 /**
- * Coupons with their uses (paid orders), held uses (orders awaiting payment) and revenue per currency (what the
- * paid orders charged after the discount, less refunds). `madeBy`: only the coupons that creator made (staff see all).
+ * Coupons with their uses (paid orders), held uses (orders awaiting payment), revenue per currency (what the paid
+ * orders charged after the discount, less refunds), their status now and what they cover (the chosen courses' titles,
+ * the creator's name). `madeBy`: only the coupons that creator made (staff see all).
  */
 export async function listCouponsWithUses(db: DB, madeBy?: string) {
   let query = db
     .selectFrom('coupons as c')
     .leftJoin('coupon_redemptions as r', 'r.coupon_id', 'c.id')
     .leftJoin('orders as o', 'o.id', 'r.order_id')
+    .leftJoin('users as cr', 'cr.id', 'c.creator_id')
     .select([
       'c.id',
       'c.code',
       'c.kind',
       'c.percent_off as percentOff',
       'c.amounts_off as amountsOff',
+      'c.min_amounts as minAmounts',
       'c.applies_to as appliesTo',
+      'c.course_ids',
       'c.starts_at',
       'c.ends_at',
       'c.max_uses as maxUses',
       'c.max_uses_per_customer as maxUsesPerCustomer',
+      'c.first_purchase_only as firstPurchaseOnly',
       'c.active',
       'c.plan_duration as planDuration',
       'c.plan_duration_months as planDurationMonths',
       'c.creator_id as creatorId',
+      'c.created_by',
+      'cr.first_name as creator_first_name',
+      'cr.last_name as creator_last_name',
+      'cr.email as creator_email',
     ])
     .select([
       sql<string>`count(o.id) filter (where o.status in ('paid','partially_refunded','refunded','disputed'))`.as(
@@ -349,22 +373,80 @@ export async function listCouponsWithUses(db: DB, madeBy?: string) {
         'revenue_gbp',
       ),
     ])
-    .groupBy('c.id')
+    .groupBy(['c.id', 'cr.id'])
     .orderBy('c.created_at', 'desc')
     .limit(500)
   if (madeBy) query = query.where('c.created_by', '=', madeBy).where('c.creator_id', '=', madeBy)
   const rows = await query.execute()
-  return rows.map(({ starts_at, ends_at, uses, held, revenue_usd, revenue_gbp, ...coupon }) => ({
-    ...coupon,
-    startsAt: starts_at?.toISOString() ?? null,
-    endsAt: ends_at?.toISOString() ?? null,
-    uses: Number(uses),
-    held: Number(held),
-    revenue: [
-      ...(revenue_usd !== null ? [{ currency: 'USD' as const, amountMinor: Number(revenue_usd) }] : []),
-      ...(revenue_gbp !== null ? [{ currency: 'GBP' as const, amountMinor: Number(revenue_gbp) }] : []),
-    ],
-  }))
+  const titles = await courseTitles(
+    db,
+    rows.flatMap((row) => row.course_ids),
+  )
+  const now = clock.now()
+  return rows.map(
+    ({
+      starts_at,
+      ends_at,
+      uses,
+      held,
+      revenue_usd,
+      revenue_gbp,
+      course_ids,
+      created_by,
+      creator_first_name,
+      creator_last_name,
+      creator_email,
+      ...coupon
+    }) => ({
+      ...coupon,
+      startsAt: starts_at?.toISOString() ?? null,
+      endsAt: ends_at?.toISOString() ?? null,
+      uses: Number(uses),
+      held: Number(held),
+      // A creator's own code (offered only while their plan includes coupons: flows/coupon-admin.ts pauses it).
+      madeByCreator: coupon.creatorId !== null && created_by === coupon.creatorId,
+      status: couponStatus(
+        { active: coupon.active, startsAt: starts_at, endsAt: ends_at, maxUses: coupon.maxUses },
+        Number(uses) + Number(held),
+        now,
+      ),
+      // The chosen courses (a deleted one by its id), and the creator whose courses it covers.
+      courses: course_ids.map((id) => ({ id, title: titles.get(id) ?? id })),
+      creatorName: coupon.creatorId
+        ? fullName(creator_first_name ?? '', creator_last_name ?? '') || (creator_email ?? null)
+        : null,
+      revenue: [
+        ...(revenue_usd !== null ? [{ currency: 'USD' as const, amountMinor: Number(revenue_usd) }] : []),
+        ...(revenue_gbp !== null ? [{ currency: 'GBP' as const, amountMinor: Number(revenue_gbp) }] : []),
+      ],
+    }),
+  )
+}
+
+/**
+ * Where a code stands now, by the rules Apply code follows (`refusalFor`): switched off, past its end, its uses all
+ * taken (a use held by an order awaiting payment counts, as it does there), not started yet, or active.
+ */
+export function couponStatus(
+  coupon: { active: boolean; startsAt: Date | null; endsAt: Date | null; maxUses: number | null },
+  liveUses: number,
+  now: Date,
+): CouponStatus {
+  if (!coupon.active) return 'off'
+  if (coupon.endsAt && now >= coupon.endsAt) return 'ended'
+  if (coupon.maxUses !== null && liveUses >= coupon.maxUses) return 'usedUp'
+  if (coupon.startsAt && now < coupon.startsAt) return 'scheduled'
+  return 'active'
+}
+
+async function courseTitles(db: DB, courseIds: readonly string[]): Promise<Map<string, string>> {
+  if (courseIds.length === 0) return new Map()
+  const rows = await db
+    .selectFrom('courses')
+    .select(['id', 'title'])
+    .where('id', 'in', [...new Set(courseIds)])
+    .execute()
+  return new Map(rows.map((row) => [row.id, row.title]))
 }
 
 /** Owners of courses (for creator coupons): id → owner id. */

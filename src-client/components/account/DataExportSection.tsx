@@ -4,8 +4,9 @@
 // checks the proof before queueing anything, and that the download is yours.
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { type FormEvent, useState } from 'react'
+import { type FormEvent, useRef, useState } from 'react'
 import { errorMessage } from '#client/lib/errors.ts'
+import { useFocusWhenLost } from '#client/lib/focus.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
 import { submitWhilePending } from '#client/lib/while-pending.ts'
@@ -33,14 +34,33 @@ export function DataExportSection({ confirm }: { confirm: ConfirmMethod }) {
   const code = usePrivacyCode('export-data')
   const ask = useMutation(trpc.privacy.requestExport.mutationOptions())
   const pending = exports.data?.some((row) => row.status === 'pending') ?? false
+  // Once the proof is accepted its fields go (an export is being prepared): focus, if it was in them, goes to the
+  // form's button, which now says so, not to the page.
+  const submitButton = useRef<HTMLButtonElement>(null)
+  useFocusWhenLost(exports.isPending ? undefined : pending ? 'pending' : 'open', () => submitButton.current)
+
+  /**
+   * A proof missing or refused: its message is said above the form, and focus goes to the field to fix (the code
+   * when only a code was typed, else the password; the code for an account without one).
+   */
+  function refuse(formElement: HTMLFormElement, message: string) {
+    setError(message)
+    const password = formElement.querySelector<HTMLInputElement>('input[name="password"]')
+    const codeField = formElement.querySelector<HTMLInputElement>('input[name="code"]')
+    const onlyCode = Boolean(codeField?.value.trim()) && !password?.value
+    ;(onlyCode ? codeField : (password ?? codeField))?.focus()
+  }
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
     const formElement = event.currentTarget
     const parsed = requestExportInput.safeParse(proofFromForm(new FormData(formElement)))
-    if (!parsed.success) return setError(parsed.error.issues[0]?.message ?? 'Please check the form')
+    if (!parsed.success) return refuse(formElement, parsed.error.issues[0]?.message ?? 'Please check the form')
     if (!parsed.data.password && !parsed.data.code) {
-      return setError(confirm.hasPassword ? 'Enter your password to confirm it is you.' : 'Enter the code to confirm.')
+      return refuse(
+        formElement,
+        confirm.hasPassword ? 'Enter your password to confirm it is you.' : 'Enter the code to confirm.',
+      )
     }
     setError(null)
     try {
@@ -50,14 +70,14 @@ export function DataExportSection({ confirm }: { confirm: ConfirmMethod }) {
       notify('success', 'We are preparing your data', 'We will e-mail you when it is ready to download.')
       await queryClient.invalidateQueries({ queryKey: trpc.privacy.exports.queryKey() })
     } catch (caught) {
-      setError(errorMessage(caught, 'An error occurred. Please try again.'))
+      refuse(formElement, errorMessage(caught, 'An error occurred. Please try again.'))
     }
   }
 
   return (
     <SectionCard
       title="Download my data"
-      description="A ZIP of everything we hold about you: profile, orders with their invoices, membership, learning and quizzes, reviews, questions, messages to instructors, live sessions, service orders and, if you teach, your courses and earnings."
+      description="A ZIP of everything we hold about you: profile, orders with their invoices and credit notes, memberships and their payments, gifts you gave and received, learning and quizzes, reviews, questions with their answers, messages to instructors, live chats with support, contact messages and our replies, live sessions, service orders and, if you teach, your courses, coupons, bundles and earnings."
     >
       <form
         {...SCRIPT_ONLY_FORM}
@@ -69,7 +89,12 @@ export function DataExportSection({ confirm }: { confirm: ConfirmMethod }) {
         <FormAlert>{error}</FormAlert>
         {pending ? null : <ProofFields confirm={confirm} {...code.fields} />}
         <div>
-          <button type="submit" className={button()} {...submitWhilePending(ask.isPending || pending)}>
+          <button
+            ref={submitButton}
+            type="submit"
+            className={button()}
+            {...submitWhilePending(ask.isPending || pending)}
+          >
             {pending ? 'Being prepared…' : ask.isPending ? 'Checking…' : 'Download my data'}
           </button>
         </div>

@@ -1,10 +1,12 @@
 // 'Apply code' on the cart: one code per cart. The server says whether it applies and, if not, why (unknown, not
-// started, expired, used up, already used by you, nothing in the cart qualifies, below the minimum); the message
-// sits under the field and is announced.
+// started, expired, used up, already used by you, nothing in the cart qualifies, below the minimum it names); the
+// message sits under the field and is announced. Applying replaces the form with the applied code, and removing it
+// brings the form back: focus follows to Remove code, then to the code field (it never falls to the page).
 
 import { useMutation } from '@tanstack/react-query'
-import { type FormEvent, useState } from 'react'
+import { type FormEvent, useRef, useState } from 'react'
 import { errorMessage } from '#client/lib/errors.ts'
+import { useFocusWhenLost } from '#client/lib/focus.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
 import { submitWhilePending, whilePending } from '#client/lib/while-pending.ts'
@@ -30,6 +32,11 @@ export function CouponForm({ applied }: { applied: AppliedCoupon | null }) {
   const apply = useMutation(trpc.cart.applyCoupon.mutationOptions())
   const remove = useMutation(trpc.cart.removeCoupon.mutationOptions())
   const [error, setError] = useState<string | undefined>()
+  const removeButton = useRef<HTMLButtonElement>(null)
+  const form = useRef<HTMLFormElement>(null)
+  useFocusWhenLost(applied ? `applied:${applied.code}` : 'none', () =>
+    applied ? removeButton.current : form.current?.querySelector<HTMLInputElement>('input[name="code"]'),
+  )
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
@@ -66,6 +73,7 @@ export function CouponForm({ applied }: { applied: AppliedCoupon | null }) {
           </p>
         ) : null}
         <button
+          ref={removeButton}
           type="button"
           className={`${button({ variant: 'outline', size: 'sm' })} ${css({ mt: '3' })}`}
           {...whilePending(remove.isPending, 'onClick', () => void removeCode())}
@@ -77,6 +85,7 @@ export function CouponForm({ applied }: { applied: AppliedCoupon | null }) {
   }
   return (
     <form
+      ref={form}
       {...SCRIPT_ONLY_FORM}
       aria-label="Apply a coupon"
       className={box}

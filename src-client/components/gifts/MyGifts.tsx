@@ -1,7 +1,8 @@
 // /account → Gifts you bought: where each stands, and a corrected address for one not claimed yet.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { type FormEvent, useState } from 'react'
+import { type FormEvent, useRef, useState } from 'react'
 import { errorMessage } from '#client/lib/errors.ts'
+import { useFocusWhenLost } from '#client/lib/focus.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
@@ -59,8 +60,15 @@ export function MyGifts() {
 function GiftRow({ gift }: { gift: Gift }) {
   const [editing, setEditing] = useState(false)
   const resendable = gift.state === 'sent' || gift.state === 'scheduled' || gift.state === 'recipient_owns'
+  // The form takes the place of the button that opened it (its field focused) and goes when done: the focus, gone
+  // with it, returns to that button after Cancel, or goes to the gift's row once resent (its address is what changed).
+  const row = useRef<HTMLLIElement>(null)
+  const opener = useRef<HTMLButtonElement>(null)
+  const resent = useRef(false)
+  useFocusWhenLost(editing ? 'editing' : 'closed', () => (resent.current ? row.current : opener.current))
   return (
     <li
+      ref={row}
       className={css({
         borderWidth: '1px',
         borderColor: 'line',
@@ -84,16 +92,29 @@ function GiftRow({ gift }: { gift: Gift }) {
         </p>
       ) : null}
       {resendable && !editing ? (
-        <button type="button" className={button({ variant: 'outline', size: 'sm' })} onClick={() => setEditing(true)}>
+        <button
+          ref={opener}
+          type="button"
+          className={button({ variant: 'outline', size: 'sm' })}
+          onClick={() => setEditing(true)}
+        >
           Resend to another address
         </button>
       ) : null}
-      {resendable && editing ? <ResendForm gift={gift} onDone={() => setEditing(false)} /> : null}
+      {resendable && editing ? (
+        <ResendForm
+          gift={gift}
+          onDone={(done) => {
+            resent.current = done === 'resent'
+            setEditing(false)
+          }}
+        />
+      ) : null}
     </li>
   )
 }
 
-function ResendForm({ gift, onDone }: { gift: Gift; onDone: () => void }) {
+function ResendForm({ gift, onDone }: { gift: Gift; onDone: (done: 'resent' | 'cancel') => void }) {
   const trpc = useTRPC()
   const queryClient = useQueryClient()
   const resend = useMutation(trpc.gifts.resend.mutationOptions())
@@ -106,7 +127,7 @@ function ResendForm({ gift, onDone }: { gift: Gift; onDone: () => void }) {
       const result = await resend.mutateAsync({ giftId: gift.id, recipientEmail })
       notify('success', result.sent ? 'Gift resent; the earlier link no longer works.' : 'Address updated.')
       await queryClient.invalidateQueries({ queryKey: trpc.gifts.mine.queryKey() })
-      onDone()
+      onDone('resent')
     } catch (caught) {
       setError(errorMessage(caught))
     }
@@ -121,12 +142,14 @@ function ResendForm({ gift, onDone }: { gift: Gift; onDone: () => void }) {
         type="email"
         required
         defaultValue={gift.recipientEmail}
+        // The form took the place of the pressed button: its one field takes the focus.
+        autoFocus
       />
       <div className={css({ display: 'flex', gap: '2', flexWrap: 'wrap' })}>
         <button type="submit" className={button({ size: 'sm' })} {...submitWhilePending(resend.isPending)}>
           {resend.isPending ? 'Sending…' : 'Resend gift'}
         </button>
-        <button type="button" className={button({ variant: 'outline', size: 'sm' })} onClick={onDone}>
+        <button type="button" className={button({ variant: 'outline', size: 'sm' })} onClick={() => onDone('cancel')}>
           Cancel
         </button>
       </div>

@@ -1,7 +1,7 @@
 // The coupon editor of /admin/coupons and /studio/coupons: code, percent or fixed amount, what it applies to, the
 // window, the limits and the minimum. The browser only reads the fields; the server checks everything (a negative or
-// > 100 % discount, a fixed amount above a course's price, an end before the start, a hostile code) and its message
-// goes under the field.
+// > 100 % discount, a fixed amount above a course's price, an end before the start or already past, a hostile code)
+// and its message goes under the field.
 
 import { type FormEvent, useState } from 'react'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
@@ -45,6 +45,18 @@ function minorOf(text: string): number {
   } catch {
     return Number.NaN
   }
+}
+/**
+ * What a scope covers, bundles included (decision 0147): a bundle's courses count as courses, each at its share of the
+ * bundle's price, so a course code also takes its part off a bundle holding that course.
+ */
+function scopeHint(scope: CouponScopeValue, studio: boolean): string | undefined {
+  const inBundles = 'also when bought in a bundle, on their share of the bundle’s price'
+  if (scope === 'courses') return `The courses you choose, ${inBundles}.`
+  if (scope === 'creator') return `${studio ? 'Every course of yours' : 'Every course of that creator'}, ${inBundles}.`
+  if (scope === 'everything')
+    return 'Every course and bundle, and one-off service packages (never a plan or a monthly package).'
+  return undefined
 }
 const intOrNull = (text: string) => (text.trim() === '' ? null : Number(text))
 const isoOrNull = (text: string) => (text ? new Date(text).toISOString() : null)
@@ -156,6 +168,7 @@ export function CouponEditor({
           label="Applies to"
           value={scope}
           onChange={(event) => setScope(event.target.value as CouponScopeValue)}
+          hint={scopeHint(scope, Boolean(courses))}
           {...field('appliesTo')}
         >
           {/* In the studio (its own courses listed) the one creator is the signed-in one. */}
@@ -191,7 +204,13 @@ export function CouponEditor({
           <TextField name="creatorId" label="Creator's user id" {...field('creatorId')} />
         ) : null}
         <TextField name="startsAt" type="datetime-local" label="Starts (optional)" {...field('startsAt')} />
-        <TextField name="endsAt" type="datetime-local" label="Ends (optional)" {...field('endsAt')} />
+        <TextField
+          name="endsAt"
+          type="datetime-local"
+          label="Ends (optional)"
+          hint="A date still to come"
+          {...field('endsAt')}
+        />
         <TextField name="maxUses" label="Total uses (optional)" inputMode="numeric" {...field('maxUses')} />
         <TextField
           name="maxUsesPerCustomer"

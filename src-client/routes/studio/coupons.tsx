@@ -69,7 +69,7 @@ function StudioCoupons() {
         ) : (
           <CouponTable
             coupons={data.coupons}
-            paused={!data.allowed}
+            studio
             busy={disable.isPending || enable.isPending}
             onToggle={(coupon) => (coupon.active ? disable : enable).mutate({ couponId: coupon.id })}
           />

@@ -101,7 +101,7 @@ it('a paid cart, its refunds and its creators’ balances: every split allocated
         await caller.cart.add({ kind: 'bundle', bundleId: bundle.id })
       }
       for (const course of courses.slice(bundled.length)) await caller.cart.add({ kind: 'course', courseId: course.id })
-      // A percent code on the courses (a bundle takes no code: only courses outside it qualify).
+      // A percent code on the courses, the bundle's among them (its course lines are ordinary lines: decision 0147).
       if (run.coupon !== null && courses.length > bundled.length) {
         const code = `PROP${seq}X${Date.now().toString(36).toUpperCase()}`
         await editor.admin.coupons.create({

@@ -13,6 +13,8 @@ import { buildPendingExports, EXPORT_READY_SUBJECT, requestDataExport } from '..
 import { advanceClock, now, resetClock } from '../../../src-server/kernel/clock.ts'
 import { StorageFailure } from '../../../src-server/kernel/storage-failure.ts'
 import { createLocalStorage } from '../../../src-server/storage/storage.ts'
+import { seedBundle } from '../../support/bundles.ts'
+import { createCreator } from '../../support/creator-courses.ts'
 import { ownedCourse, sell } from '../../support/earnings.ts'
 import { callerAs, createSessionToken, createUser } from '../../support/factories.ts'
 import { premiumMember } from '../../support/learning.ts'
@@ -379,8 +381,180 @@ describe('download my data', () => {
     const payments = JSON.parse(strFromU8(files['membership-payments.json'] as Uint8Array))
     expect(payments).toEqual([expect.objectContaining({ amount_minor: 2900, billing_reason: 'subscription_cycle' })])
     const learning = JSON.parse(strFromU8(files['learning.json'] as Uint8Array))
-    expect(learning.premiumWatchTime).toEqual([{ month: '2026-11', course_id: COURSE, seconds: 4242 }])
+    expect(learning.premiumWatchTime).toEqual([
+      { month: '2026-11', course_id: COURSE, course_title: expect.any(String), seconds: 4242 },
+    ])
     expect(all).not.toContain('not-exported-key')
+  })
+
+  it('holds the answers to their questions by part, the giver of a gift, course titles, and "Staff" for staff', async () => {
+    const COURSE = 'modern-react-typescript'
+    const course = await site.db
+      .selectFrom('courses')
+      .select('title')
+      .where('id', '=', COURSE)
+      .executeTakeFirstOrThrow()
+    const lessonId = await addQuizLesson(site.db, COURSE, 'Lesson with answers')
+    const instructor = await createUser(site.db, { firstName: 'Ines', lastName: 'Instructorson' })
+    await site.db
+      .insertInto('course_instructors')
+      .values({ course_id: COURSE, user_id: instructor.id, role: 'co' })
+      .execute()
+    const editor = await createUser(site.db, { role: 'editor', firstName: 'Edna', lastName: 'Staffwell' })
+    const { user } = await premiumMember(site.db)
+    const { user: classmate } = await premiumMember(site.db)
+    await site.db
+      .updateTable('users')
+      .set({ first_name: 'Cleo', last_name: 'Classmateson' })
+      .where('id', '=', classmate.id)
+      .execute()
+    const question = await (await callerAs(site.db, user)).questions.ask({
+      courseId: COURSE,
+      lessonId,
+      title: 'Why do hooks run twice?',
+      body: 'In development mode',
+    })
+    for (const [who, body] of [
+      [instructor, 'Strict mode, said the instructor'],
+      [editor, 'See the docs, said our staff'],
+      [classmate, 'Same here, said a classmate'],
+    ] as const) {
+      await (await callerAs(site.db, who)).questions.answer({ questionId: question.id, body })
+    }
+    // A gift they claimed, from a named giver.
+    const giverCourse = await ownedCourse(site.db, instructor.id, 1500, 'A gifted course with a giver')
+    const sale = await sell(site.db, [giverCourse])
+    await site.db
+      .updateTable('users')
+      .set({ first_name: 'Gwen', last_name: 'Giver' })
+      .where('id', '=', sale.buyer.id)
+      .execute()
+    await site.db
+      .insertInto('gifts')
+      .values({
+        order_id: sale.orderId,
+        order_item_id: sale.lineIds[0] as string,
+        buyer_id: sale.buyer.id,
+        recipient_email: user.email,
+        send_at: now(),
+        link_origin: 'http://storefront.test',
+        claimed_by: user.id,
+        claimed_at: now(),
+      })
+      .execute()
+    // Staff's marks on their rows: an order moved, a contact message answered, a review hidden.
+    const order = await site.db
+      .selectFrom('orders')
+      .select('id')
+      .where('user_id', '=', user.id)
+      .executeTakeFirstOrThrow()
+    await site.db.updateTable('orders').set({ status_changed_by: editor.id }).where('id', '=', order.id).execute()
+    await site.db
+      .insertInto('contact_messages')
+      .values({
+        name: 'Me',
+        email: user.email,
+        user_id: user.id,
+        subject: 'Hello',
+        message: 'A question for support',
+        reply_due_at: now(),
+        answered_by: editor.id,
+        answered_at: now(),
+      })
+      .execute()
+    await site.db
+      .insertInto('course_reviews')
+      .values({
+        course_id: COURSE,
+        user_id: user.id,
+        rating: 4,
+        body: 'Hidden review',
+        hidden_at: now(),
+        hidden_by: editor.id,
+      })
+      .execute()
+
+    const { files, all } = await exportOf(user.id)
+    const questions = JSON.parse(strFromU8(files['questions.json'] as Uint8Array))
+    expect(questions.questions).toEqual([
+      expect.objectContaining({
+        title: 'Why do hooks run twice?',
+        course_id: COURSE,
+        course_title: course.title,
+        answers: [
+          expect.objectContaining({ by: 'Instructor', body_markdown: 'Strict mode, said the instructor' }),
+          expect.objectContaining({ by: 'Staff', body_markdown: 'See the docs, said our staff' }),
+          expect.objectContaining({ by: 'Learner', body_markdown: 'Same here, said a classmate' }),
+        ],
+      }),
+    ])
+    const gifts = JSON.parse(strFromU8(files['gifts-received.json'] as Uint8Array))
+    expect(gifts).toEqual([
+      expect.objectContaining({
+        title: 'A gifted course with a giver',
+        from: 'Gwen Giver',
+        course_title: giverCourse.title,
+      }),
+    ])
+    const orders = JSON.parse(strFromU8(files['orders.json'] as Uint8Array))
+    expect(orders.find((row: { id: string }) => row.id === order.id).status_changed_by).toBe('Staff')
+    const contact = JSON.parse(strFromU8(files['contact-messages.json'] as Uint8Array))
+    expect(contact).toEqual([expect.objectContaining({ message: 'A question for support', answered_by: 'Staff' })])
+    const reviews = JSON.parse(strFromU8(files['reviews.json'] as Uint8Array))
+    expect(reviews).toEqual([expect.objectContaining({ hidden_by: 'Staff', course_title: course.title })])
+    // Nobody else by name, address or account id (the giver by name only, as the gift's e-mail named them).
+    for (const [other, lastName] of [
+      [instructor, 'Instructorson'],
+      [editor, 'Staffwell'],
+      [classmate, 'Classmateson'],
+    ] as const) {
+      for (const trace of [other.id, other.email, lastName]) expect(all, trace).not.toContain(trace)
+    }
+    expect(all).not.toContain(sale.buyer.email)
+    expect(all).not.toContain(sale.buyer.id)
+    expect(strFromU8(files['README.txt'] as Uint8Array)).toContain('Instructor, Staff or Learner')
+  })
+
+  it("holds a creator's coupons and bundles, with their courses' titles", async () => {
+    const creator = await createCreator(site.db, { plan: 'pro' })
+    const first = await ownedCourse(site.db, creator.id, 3000, 'Creator Export First')
+    const second = await ownedCourse(site.db, creator.id, 2000, 'Creator Export Second')
+    const studio = await callerAs(site.db, creator)
+    const code = `EXPORTME${Date.now().toString(36).toUpperCase()}`
+    await studio.studioCoupons.create({
+      code,
+      kind: 'percent',
+      percentOff: 15,
+      appliesTo: 'courses',
+      courseIds: [first.id],
+    })
+    await seedBundle(site.db, {
+      courseIds: [first.id, second.id],
+      priceMinor: 4000,
+      ownerId: creator.id,
+      title: 'My Export Bundle',
+    })
+
+    const { files } = await exportOf(creator.id)
+    const data = JSON.parse(strFromU8(files['creator.json'] as Uint8Array))
+    expect(data.coupons).toEqual([
+      expect.objectContaining({
+        code,
+        percent_off: 15,
+        made_by: 'You',
+        courses: [{ course_id: first.id, course_title: 'Creator Export First' }],
+      }),
+    ])
+    expect(data.bundles).toEqual([
+      expect.objectContaining({
+        title: 'My Export Bundle',
+        price_minor: 4000,
+        courses: [
+          { course_id: first.id, course_title: 'Creator Export First', position: 0 },
+          { course_id: second.id, course_title: 'Creator Export Second', position: 1 },
+        ],
+      }),
+    ])
   })
 
   it('lets an admin ask for a person who wrote in (audited), and nobody below admin', async () => {

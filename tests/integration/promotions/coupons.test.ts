@@ -9,7 +9,7 @@ import { advanceClock, resetClock } from '../../../src-server/kernel/clock.ts'
 import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
 import { expire } from '../../../src-server/orders/pending.ts'
 import { defaultPayments, type PaymentsConfig } from '../../../src-server/payments/config.ts'
-import { COUPON_REFUSALS, COUPON_TOO_MANY } from '../../../src-shared/promotions.ts'
+import { belowMinimumRefusal, COUPON_REFUSALS, COUPON_TOO_MANY } from '../../../src-shared/promotions.ts'
 import { createTestDatabase } from '../../support/db.ts'
 import { ownedCourse } from '../../support/earnings.ts'
 import { callerAs, createUser } from '../../support/factories.ts'
@@ -119,7 +119,8 @@ describe('applying a code', () => {
     expect(await apply(await make({ appliesTo: 'courses', courseIds: [other.id] }))).toBe(
       COUPON_REFUSALS.nothingApplies,
     )
-    expect(await apply(await make({ minAmounts: { USD: 10_000 } }))).toBe(COUPON_REFUSALS.belowMinimum)
+    // Under the minimum, the refusal names the minimum (decision 0147).
+    expect(await apply(await make({ minAmounts: { USD: 10_000 } }))).toBe(belowMinimumRefusal('$100.00'))
     const sixty = await make({ appliesTo: 'courses', courseIds: [course.id] })
     expect(await apply(sixty)).toBe('accepted')
     // One code per cart: the last applied replaces the first.
