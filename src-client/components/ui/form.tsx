@@ -446,6 +446,39 @@ export function useActOnChoice(value: string, act: (value: string) => void, pend
   }
 }
 
+/**
+ * A team member's role, changed when chosen (useActOnChoice: with the keyboard, on Enter or on leaving the field, so
+ * stepping through the options saves none of them). The staff's Team page and a school's team page.
+ */
+export function RoleSelect<Role extends string>({
+  label,
+  role,
+  roles,
+  roleLabel,
+  pending,
+  onChoose,
+  className,
+  controlClassName,
+}: {
+  label: string
+  /** The saved role (a staff member's is one of `roles` whenever the select is shown). */
+  role: string
+  roles: readonly Role[]
+  roleLabel: (role: Role) => ReactNode
+  pending: boolean
+  onChoose: (role: Role) => void
+  className?: string
+  controlClassName?: string
+}) {
+  // The select only offers `roles`, so its value is one of them.
+  const choice = useActOnChoice(role, (value) => onChoose(value as Role), pending)
+  return (
+    <SelectField label={label} labelHidden className={className} controlClassName={controlClassName} {...choice}>
+      <Options items={roles} label={roleLabel} />
+    </SelectField>
+  )
+}
+
 /** One choice of a radio group drawn as a bordered card: the radio, its label and a line under it (payment methods,
  * End membership). */
 export function ChoiceCard({

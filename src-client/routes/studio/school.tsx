@@ -11,7 +11,7 @@ import { SchoolAddress, StudioPage } from '#client/components/studio/StudioPage.
 import { badge } from '#client/components/ui/badge.ts'
 import { button } from '#client/components/ui/button.ts'
 import { useSubmitForm } from '#client/components/ui/field-errors.tsx'
-import { FormAlert, Options, SelectField, TextField, useActOnChoice } from '#client/components/ui/form.tsx'
+import { FormAlert, Options, RoleSelect, SelectField, TextField } from '#client/components/ui/form.tsx'
 import { TitledSection } from '#client/components/ui/layout.tsx'
 import { panel as card, panelHeading as heading } from '#client/components/ui/panel.ts'
 import { routeError } from '#client/components/ui/RouteError.tsx'
@@ -27,7 +27,6 @@ import {
   SCHOOL_MEMBER_ROLES,
   SCHOOL_ROLE_DESCRIPTIONS,
   SCHOOL_ROLE_LABELS,
-  type SchoolMemberRoleId,
   schoolSettingsInput,
 } from '#shared/schemas/schools.ts'
 import { css, cx } from '#styled-system/css'
@@ -177,9 +176,20 @@ function Members({ members }: { members: Member[] }) {
             </span>
             <span className={css({ display: 'flex', gap: '2', alignItems: 'center', flexWrap: 'wrap' })}>
               <RoleSelect
-                member={member}
+                label={`Role of ${member.email}`}
+                role={member.role}
+                roles={SCHOOL_MEMBER_ROLES}
+                roleLabel={(role) => SCHOOL_ROLE_LABELS[role]}
                 pending={setRole.isPending}
                 onChoose={(role) => setRole.mutate({ userId: member.userId, role })}
+                className={css({ display: 'flex' })}
+                controlClassName={css({
+                  borderWidth: '1px',
+                  borderColor: 'line',
+                  borderRadius: 'md',
+                  px: '2',
+                  py: '1',
+                })}
               />
               <button
                 type="button"
@@ -203,31 +213,6 @@ function Members({ members }: { members: Member[] }) {
         onConfirm={() => removing && remove.mutate({ userId: removing.userId })}
       />
     </>
-  )
-}
-
-/** A member's role, changed when chosen (with the keyboard: on Enter or on leaving the field, as on the staff's Team
- * page): stepping through the options with the arrow keys saves none of them. */
-function RoleSelect({
-  member,
-  pending,
-  onChoose,
-}: {
-  member: Member
-  pending: boolean
-  onChoose: (role: SchoolMemberRoleId) => void
-}) {
-  const choice = useActOnChoice(member.role, (role) => onChoose(role as SchoolMemberRoleId), pending)
-  return (
-    <SelectField
-      label={`Role of ${member.email}`}
-      labelHidden
-      className={css({ display: 'flex' })}
-      controlClassName={css({ borderWidth: '1px', borderColor: 'line', borderRadius: 'md', px: '2', py: '1' })}
-      {...choice}
-    >
-      <Options items={SCHOOL_MEMBER_ROLES} label={(role) => SCHOOL_ROLE_LABELS[role]} />
-    </SelectField>
   )
 }
 

@@ -12,7 +12,7 @@ import { useRefreshAdmin, useStaff } from '#client/components/admin/use-staff.ts
 import { Avatar } from '#client/components/auth/Avatar.tsx'
 import { badge } from '#client/components/ui/badge.ts'
 import { button } from '#client/components/ui/button.ts'
-import { Options, SelectField, useActOnChoice } from '#client/components/ui/form.tsx'
+import { RoleSelect } from '#client/components/ui/form.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { EmptyState, LoadingState } from '#client/components/ui/states.tsx'
 import { notify, notifyError, reloadThenToast } from '#client/components/ui/toaster.tsx'
@@ -93,9 +93,13 @@ function TeamMembers() {
                   <td>
                     {editable ? (
                       <RoleSelect
-                        member={member}
+                        label={`Role of ${member.name}`}
+                        role={member.role}
+                        roles={TEAM_ROLES}
+                        roleLabel={capitalise}
                         pending={changeRole.isPending}
                         onChoose={(role) => changeRole.mutate({ userId: member.id, role })}
+                        controlClassName={inputClass}
                       />
                     ) : (
                       <span className={badge({ tone: ROLE_TONE[member.role] })}>
@@ -127,23 +131,5 @@ function TeamMembers() {
         onConfirm={() => removing && remove.mutate({ userId: removing.id })}
       />
     </>
-  )
-}
-
-/** A member's role, changed when chosen (with the keyboard: on Enter or on leaving the field). */
-function RoleSelect({
-  member,
-  pending,
-  onChoose,
-}: {
-  member: Member
-  pending: boolean
-  onChoose: (role: (typeof TEAM_ROLES)[number]) => void
-}) {
-  const choice = useActOnChoice(member.role, (role) => onChoose(role as (typeof TEAM_ROLES)[number]), pending)
-  return (
-    <SelectField label={`Role of ${member.name}`} labelHidden controlClassName={inputClass} {...choice}>
-      <Options items={TEAM_ROLES} label={capitalise} />
-    </SelectField>
   )
 }
