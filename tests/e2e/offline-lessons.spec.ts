@@ -229,6 +229,8 @@ test('any page started online asks for the passes again: copies of a course no l
 
   await endPremium(db, user.id)
   await navigate(page, '/courses')
+  // The player has a level-one heading too: wait for the new page, or the poll below reads the old one mid-navigation.
+  await expect(page).toHaveURL(/\/courses$/)
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
   await expect.poll(() => savedKeys(page)).toEqual([])
 
