@@ -10,6 +10,8 @@
 // sign-in, at a domain it proved, is sent on to that sign-in at once, their password session ended (decision 0144).
 import { randomBytes } from 'node:crypto'
 import type { Browser, Page } from '@playwright/test'
+import type { Kysely } from 'kysely'
+import type { Database } from '../../db/types.ts'
 import { createInvite } from '../../src-server/creators/invites.ts'
 import { e2eChromiumPath, HEADLESS_CHROMIUM_ARGS } from '../support/chromium.ts'
 import { createCreator } from '../support/creator-courses.ts'
@@ -26,6 +28,26 @@ test.use({
     args: [...HEADLESS_CHROMIUM_ARGS, '--host-resolver-rules=MAP *.example.test 127.0.0.1'],
   },
 })
+
+/** An Enterprise creator, signed in, who saved `provider` for `domain` on /studio/sso: them and their school. */
+async function schoolWithProvider(
+  page: Page,
+  baseURL: string,
+  db: Kysely<Database>,
+  provider: LocalOidcProvider,
+  domain: string,
+) {
+  const owner = await createCreator(db, { plan: 'enterprise' })
+  await signInAs(page, baseURL, db, owner)
+  await page.goto('/studio/sso')
+  await saveProvider(page, provider, domain)
+  const school = await db
+    .selectFrom('schools')
+    .select(['id', 'name', 'slug'])
+    .where('owner_id', '=', owner.id)
+    .executeTakeFirstOrThrow()
+  return { owner, school }
+}
 
 /** The owner's /studio/sso form filled with the provider's client and the allowed domain, and saved. */
 async function saveProvider(page: Page, provider: LocalOidcProvider, domain: string) {
@@ -248,15 +270,7 @@ test('on the school’s own domain, a learner signs in with the school from the 
     accounts: { 'ida.learner': { email: `ida@${domain}`, emailVerified: true, givenName: 'Ida' } },
   })
   try {
-    const owner = await createCreator(db, { plan: 'enterprise' })
-    await signInAs(page, baseURL as string, db, owner)
-    await page.goto('/studio/sso')
-    await saveProvider(page, provider, domain)
-    const school = await db
-      .selectFrom('schools')
-      .select(['id', 'name', 'slug'])
-      .where('owner_id', '=', owner.id)
-      .executeTakeFirstOrThrow()
+    const { owner, school } = await schoolWithProvider(page, baseURL as string, db, provider, domain)
     // The domain as its DNS check leaves it (tests/e2e/custom-domain.spec.ts adds one through the studio).
     await db
       .insertInto('school_domains')
@@ -345,15 +359,7 @@ test('joining a school that requires its sign-in at a proven domain goes on to t
     accounts: { 'gus.member': { email: `gus@${domain}`, emailVerified: true, givenName: 'Gus' } },
   })
   try {
-    const owner = await createCreator(db, { plan: 'enterprise' })
-    await signInAs(page, baseURL as string, db, owner)
-    await page.goto('/studio/sso')
-    await saveProvider(page, provider, domain)
-    const school = await db
-      .selectFrom('schools')
-      .select(['id', 'name', 'slug'])
-      .where('owner_id', '=', owner.id)
-      .executeTakeFirstOrThrow()
+    const { owner, school } = await schoolWithProvider(page, baseURL as string, db, provider, domain)
     // "Require SSO" on, and the domain's proof as the Check leaves it (the first test proves one through the studio).
     await db.updateTable('school_sso').set({ require_for_members: true }).where('school_id', '=', school.id).execute()
     const now = new Date()
