@@ -128,12 +128,15 @@ export function jobGone(name: string): JobGone {
       and queued.id = ${jobId}::uuid and queued.state in ('created', 'retry', 'active'))`
 }
 
-/** Registers a handler for every job name (a map that TypeScript checks is complete). */
+/** Registers a handler for every job name (a map that TypeScript checks is complete), with its worker options. */
 export async function workAll<T extends JobTypes>(
   queue: JobQueue<T>,
   handlers: { [N in keyof T & string]: JobHandler<T[N]> },
+  options: Partial<Record<keyof T & string, WorkerOptions>> = {},
 ): Promise<void> {
-  for (const name of Object.keys(handlers) as (keyof T & string)[]) await queue.work(name, handlers[name])
+  for (const name of Object.keys(handlers) as (keyof T & string)[]) {
+    await queue.work(name, handlers[name], options[name])
+  }
 }
 
 /**

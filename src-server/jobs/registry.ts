@@ -39,7 +39,14 @@ import { sweepStaleStaging } from '../storage/staged-upload.ts'
 import type { FileStorage } from '../storage/storage.ts'
 import { sweepUnreferencedUploads, UPLOAD_SWEEP_MIN_AGE_MS } from '../storage/sweep.ts'
 import type { TusFiles } from '../storage/tus-store.ts'
-import { type JobHandler, type JobQueue, jobGone, type QueueOptions, type ScheduleOf } from './queue.ts'
+import {
+  type JobHandler,
+  type JobQueue,
+  jobGone,
+  type QueueOptions,
+  type ScheduleOf,
+  type WorkerOptions,
+} from './queue.ts'
 import { attemptOf } from './retry.ts'
 
 /** Job name → the data its jobs carry. */
@@ -156,6 +163,16 @@ export const queues: { [N in JobName]: QueueOptions } = {
   'sso.domain-recheck': { retryLimit: 0, expireInSeconds: 1800 },
   // The same for custom domains.
   'domains.recheck': { retryLimit: 0, expireInSeconds: 1800 },
+}
+
+/**
+ * How many jobs of a queue one node runs at once (one unless named). A worker takes one job a poll (a second), so a
+ * single sender drained a burst of 30 mails in 30 seconds, and one SMTP server that never answers held every
+ * message behind it; webhook receivers are other people's servers, as slow.
+ */
+export const concurrency: Partial<Record<JobName, WorkerOptions>> = {
+  'mail.send': { localConcurrency: 4 },
+  'webhooks.deliver': { localConcurrency: 4 },
 }
 
 /** Cron schedules (UTC), one per queue. */
@@ -369,7 +386,7 @@ export function feeders(deps: JobDeps, queue: JobQueue<Jobs>, tuning: { relayInt
   return [
     startOutboxRelay({
       db: deps.db,
-      enqueue: (outboxId, trx) => queue.enqueue('mail.send', { outboxId }, { trx }),
+      enqueue: (outboxId, trx, { priority }) => queue.enqueue('mail.send', { outboxId }, { trx, priority }),
       log: deps.log,
       intervalMs: tuning.relayIntervalMs,
     }),

@@ -15,7 +15,7 @@ import { type Ffmpeg, findFfmpeg } from '../storage/ffmpeg.ts'
 import type { FileStorage } from '../storage/storage.ts'
 import type { TusFiles } from '../storage/tus-store.ts'
 import { type JobQueue, openJobQueue, type QueueOptions, workAll } from './queue.ts'
-import { feeders, handlers, type JobName, type Jobs, queues, schedules } from './registry.ts'
+import { concurrency, feeders, handlers, type JobName, type Jobs, queues, schedules } from './registry.ts'
 
 export interface JobsTuning {
   /** Per-queue option overrides (tests shorten retry delays). */
@@ -106,7 +106,7 @@ export async function startJobs(options: StartJobsOptions): Promise<RunningJobs>
     liveChatHours: chatHoursSetting(env.LIVE_CHAT_HOURS),
   }
   const work = handlers(deps)
-  await workAll(queue, work)
+  await workAll(queue, work, concurrency)
   await queue.setSchedules(schedules)
   const stopFeeders = feeders(deps, queue, tuning)
   if (env.TEST_CLOCK === 'on') setDueWorkRunner((from, to) => runDueSchedules(work, from, to))

@@ -15,15 +15,15 @@ type QueuedTable = 'mail_outbox' | 'webhook_deliveries'
  */
 export type JobGone = (jobId: Expression<string | null>) => Expression<SqlBool>
 
-/** Enqueues one job per row and stores its id on the row; resolves to how many rows were relayed. */
-export async function enqueueRows(
+/** Enqueues one job per row (given the row read) and stores its id on the row; resolves to how many were relayed. */
+export async function enqueueRows<Row extends { id: string }>(
   trx: Transaction<Database>,
   table: QueuedTable,
-  rows: readonly { id: string }[],
-  enqueue: (id: string, trx: Transaction<Database>) => Promise<string>,
+  rows: readonly Row[],
+  enqueue: (id: string, trx: Transaction<Database>, row: Row) => Promise<string>,
 ): Promise<number> {
   for (const row of rows) {
-    const jobId = await enqueue(row.id, trx)
+    const jobId = await enqueue(row.id, trx, row)
     await trx.updateTable(table).set({ job_id: jobId }).where('id', '=', row.id).execute()
   }
   return rows.length

@@ -1,5 +1,6 @@
 // Mail on the job queue, against a local fake SMTP server: a message written to the outbox is delivered once and
-// marked 'sent'; failures are logged with the attempt count and the next try, and end 'failed' after N attempts.
+// marked 'sent'; failures are logged with the attempt count and the next try, and end 'failed' after N attempts; a
+// node sends several messages at once, those someone waits for before bulk ones.
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { type RunningJobs, startJobs } from '../../../src-server/jobs/start.ts'
@@ -136,6 +137,61 @@ describe('a mail job whose last attempt never finishes', () => {
     } finally {
       await silent.close() // ends the held send, so the worker stops at once
       await worker.stop()
+      await own.close()
+    }
+  })
+})
+
+describe('several messages at once', () => {
+  // One worker took one job a second and waited on its SMTP conversation: a burst of mail queued behind it.
+  it('a node holds four SMTP conversations at once, so one slow server holds up no other message', async () => {
+    const own = await createTestDatabase()
+    const slow = await startFakeSmtp('hold')
+    const worker = await startMailWorker(own, { smtpUrl: slow.url, log: captureLog().log, tries: 1 })
+    try {
+      for (const n of [1, 2, 3, 4]) {
+        await enqueueMail(own.db, { kind: 'test', to: `burst-${n}@example.com`, subject: 'Hi', text: 'Hi' })
+      }
+      await slow.waitFor(() => slow.stats.held === 4)
+      expect(slow.stats.held).toBe(4)
+    } finally {
+      await slow.close() // ends the held sends, so the worker stops at once
+      await worker.stop()
+      await own.close()
+    }
+  })
+
+  it('a verification link goes before the announcements queued ahead of it', async () => {
+    const own = await createTestDatabase()
+    const slow = await startFakeSmtp('hold')
+    try {
+      // A live session announced to ten holders, then someone signs up; the worker starts with all of it waiting.
+      for (let n = 0; n < 10; n++) {
+        await enqueueMail(own.db, {
+          kind: 'live_announced',
+          to: `holder-${n}@example.com`,
+          subject: 'Live',
+          text: 'Hi',
+        })
+      }
+      const verification = await enqueueMail(own.db, {
+        kind: 'verify_email',
+        to: 'newcomer@example.com',
+        subject: 'Verify your e-mail',
+        text: 'Hi',
+      })
+      const worker = await startMailWorker(own, { smtpUrl: slow.url, log: captureLog().log, tries: 1 })
+      try {
+        // Four conversations held: the four mails taken first, whose attempts were counted before sending.
+        await slow.waitFor(() => slow.stats.held === 4)
+        const taken = await own.db.selectFrom('mail_outbox').select(['kind', 'id']).where('attempts', '>', 0).execute()
+        expect(taken).toHaveLength(4)
+        expect(taken.map((row) => row.id)).toContain(verification)
+      } finally {
+        await slow.close()
+        await worker.stop()
+      }
+    } finally {
       await own.close()
     }
   })

@@ -1,7 +1,8 @@
 // A webhook delivery whose job ended without settling it is not lost (decision 0061): the job worker runs on the
 // real queue against a database that a test makes fail (a failover under the handler's first read) or hang (a worker
 // stuck past the job's expiry). Nothing is counted that was not POSTed, the delivery is sent exactly once when the
-// database is back, and a stuck worker that wakes up after another took the delivery over sends nothing.
+// database is back, and a stuck worker that wakes up after another took the delivery over sends nothing. A node
+// POSTs several deliveries at once.
 import { sql } from 'kysely'
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest'
 import { type JobsTuning, type RunningJobs, startJobs } from '../../../src-server/jobs/start.ts'
@@ -191,6 +192,22 @@ describe.runIf(inject('testDb').kind === 'postgres')('two workers at once', { ti
     for (const { deliveryId, eventId } of deliveries) {
       expect(receivedOf(eventId)).toHaveLength(1)
       expect(await row(deliveryId)).toMatchObject({ attempts: 1, job_id: null, failed_at: null })
+    }
+  })
+})
+
+describe('slow receivers', { timeout: 60_000 }, () => {
+  // One worker POSTed one delivery at a time: a receiver that never answers held every school's webhooks for 5 s each.
+  it('a node POSTs four deliveries at once', async () => {
+    receiver.hold = true
+    try {
+      const before = receiver.received.length
+      for (const _ of [1, 2, 3, 4]) await testDelivery()
+      await startWorker(database.db)
+      await waitUntil(async () => receiver.waiting === 4, 20_000)
+      expect(receiver.received.length - before).toBe(4)
+    } finally {
+      receiver.hold = false
     }
   })
 })
