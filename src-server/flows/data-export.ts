@@ -72,8 +72,8 @@ live-sessions.json      the live sessions you registered for and when you joined
 
 Dates are ISO 8601 (UTC). Amounts are in minor units (cents or pence) with their currency. Each course id has the
 course's title beside it (course_title). Other people appear by their part only: a member of our team who changed,
-hid or answered something is "Staff" (an instructor "Instructor", another learner "Learner"), you are "You"; their
-names, addresses and account ids are not yours to receive.
+hid or answered something is "Staff", an instructor or a school (one that enrolled you, say) "Instructor", another
+learner "Learner", you are "You"; their names, addresses and account ids are not yours to receive.
 Passwords, second-factor keys and sign-in tokens are never exported: we keep only their hashes.
 `
 
@@ -109,8 +109,9 @@ export const INTERNAL_COLUMNS: ReadonlySet<string> = new Set(['created_xid', 'pa
 
 /**
  * Columns naming the account of whoever changed the row: a staff member who moved an order, granted access, hid a
- * review, answered a contact message, delivered a service order, approved a creator. The export says "Staff" (or
- * "You" where it was the person), never another person's account id.
+ * review, answered a contact message, delivered a service order, approved a creator; or an instructor (a school that
+ * enrolled the person, a course's team dismissing a report). The export says "Staff" or "Instructor" by the account's
+ * role (or "You" where it was the person), never another person's account id.
  */
 export const STAFF_COLUMNS: ReadonlySet<string> = new Set([
   'status_changed_by',
@@ -124,14 +125,16 @@ export const STAFF_COLUMNS: ReadonlySet<string> = new Set([
   'dismissed_by',
 ])
 
-function jsonFor(userId: string, titles: ReadonlyMap<string, string>) {
+function jsonFor(userId: string, titles: ReadonlyMap<string, string>, actors: ReadonlyMap<string, string>) {
   return (value: unknown) =>
     strToU8(
       `${JSON.stringify(
         withCourseTitles(value, titles),
         (key, field) => {
           if (INTERNAL_COLUMNS.has(key)) return undefined
-          if (STAFF_COLUMNS.has(key) && typeof field === 'string') return field === userId ? 'You' : 'Staff'
+          if (STAFF_COLUMNS.has(key) && typeof field === 'string') {
+            return field === userId ? 'You' : (actors.get(field) ?? 'Staff')
+          }
           return field
         },
         2,
@@ -142,16 +145,23 @@ function jsonFor(userId: string, titles: ReadonlyMap<string, string>) {
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && [Object.prototype, null].includes(Object.getPrototypeOf(value))
 
-/** Every course id the files name (`course_id` anywhere in them). */
-function courseIdsIn(value: unknown, found = new Set<string>()): Set<string> {
-  if (Array.isArray(value)) for (const item of value) courseIdsIn(item, found)
+/** Every value the files hold under one of `keys` (`course_id`, the STAFF_COLUMNS), anywhere in them. */
+function idsUnder(keys: ReadonlySet<string>, value: unknown, found = new Set<string>()): Set<string> {
+  if (Array.isArray(value)) for (const item of value) idsUnder(keys, item, found)
   else if (isRecord(value)) {
     for (const [key, field] of Object.entries(value)) {
-      if (key === 'course_id' && typeof field === 'string') found.add(field)
-      else courseIdsIn(field, found)
+      if (keys.has(key) && typeof field === 'string') found.add(field)
+      else idsUnder(keys, field, found)
     }
   }
   return found
+}
+
+/** How each account named in a STAFF_COLUMNS column shows: "Staff" for a staff role, else "Instructor". */
+async function actorParts(db: DB, ids: readonly string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map()
+  const rows = await db.selectFrom('users').select(['id', 'role']).where('id', 'in', ids).execute()
+  return new Map(rows.map((row) => [row.id, isStaff(row.role) ? 'Staff' : 'Instructor']))
 }
 
 /** The value with each `course_id` followed by the course's title (`course_title`), so a reader knows which it is. */
@@ -576,7 +586,7 @@ export async function collectPersonalData(db: DB, userId: string): Promise<Recor
     applications.length ||
     teams.length
 
-  // The JSON files: course titles beside course ids, staff's account ids said as "Staff" (jsonFor).
+  // The JSON files: course titles beside course ids, others' account ids said as "Staff" or "Instructor" (jsonFor).
   const data: Record<string, unknown> = {
     'profile.json': { ...person, sessions, signInMethods: oauth, schoolSignIns, passkeys },
     'orders.json': orders.map((order) => ({
@@ -672,7 +682,8 @@ export async function collectPersonalData(db: DB, userId: string): Promise<Recor
     'live-sessions.json': { registrations, attendance },
     'live-chats.json': await chatsOf(db, userId),
   }
-  const json = jsonFor(userId, await courseTitlesOf(db, [...courseIdsIn(data)]))
+  const titles = await courseTitlesOf(db, [...idsUnder(new Set(['course_id']), data)])
+  const json = jsonFor(userId, titles, await actorParts(db, [...idsUnder(STAFF_COLUMNS, data)]))
   const files: Record<string, Uint8Array> = { 'README.txt': strToU8(README) }
   for (const [name, value] of Object.entries(data)) files[name] = json(value)
   const viewer = { id: userId, role: 'customer' as const }

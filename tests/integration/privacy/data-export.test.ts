@@ -6,6 +6,7 @@ import { decodeBase32IgnorePadding } from '@oslojs/encoding'
 import { generateHOTP } from '@oslojs/otp'
 import { strFromU8, unzipSync } from 'fflate'
 import { afterEach, describe, expect, it } from 'vitest'
+import { grant } from '../../../src-server/access/ledger.ts'
 import { SESSION_COOKIE } from '../../../src-server/auth/session.ts'
 import { totpStep } from '../../../src-server/auth/totp.ts'
 import { confirmTotpEnrolment, startTotpEnrolment } from '../../../src-server/auth/two-factor.ts'
@@ -387,7 +388,7 @@ describe('download my data', () => {
     expect(all).not.toContain('not-exported-key')
   })
 
-  it('holds the answers to their questions by part, the giver of a gift, course titles, and "Staff" for staff', async () => {
+  it('holds the answers to their questions by part, the giver of a gift, course titles, and "Staff" or "Instructor" for who gave or changed a row', async () => {
     const COURSE = 'modern-react-typescript'
     const course = await site.db
       .selectFrom('courses')
@@ -473,6 +474,18 @@ describe('download my data', () => {
         hidden_by: editor.id,
       })
       .execute()
+    // Access given by a person: an instructor's school enrolling them (decision 0128), a staff member.
+    await grant(site.db, {
+      userId: user.id,
+      right: { kind: 'course', courseId: giverCourse.id },
+      source: { kind: 'staff', staffId: instructor.id },
+    })
+    const fromStaff = await ownedCourse(site.db, instructor.id, 1200, 'A course staff gave')
+    await grant(site.db, {
+      userId: user.id,
+      right: { kind: 'course', courseId: fromStaff.id },
+      source: { kind: 'staff', staffId: editor.id },
+    })
 
     const { files, all } = await exportOf(user.id)
     const questions = JSON.parse(strFromU8(files['questions.json'] as Uint8Array))
@@ -502,6 +515,11 @@ describe('download my data', () => {
     expect(contact).toEqual([expect.objectContaining({ message: 'A question for support', answered_by: 'Staff' })])
     const reviews = JSON.parse(strFromU8(files['reviews.json'] as Uint8Array))
     expect(reviews).toEqual([expect.objectContaining({ hidden_by: 'Staff', course_title: course.title })])
+    const { access } = JSON.parse(strFromU8(files['learning.json'] as Uint8Array))
+    const grantedBy = (courseId: string) =>
+      access.find((row: { course_id: string }) => row.course_id === courseId).granted_by
+    expect(grantedBy(giverCourse.id)).toBe('Instructor')
+    expect(grantedBy(fromStaff.id)).toBe('Staff')
     // Nobody else by name, address or account id (the giver by name only, as the gift's e-mail named them).
     for (const [other, lastName] of [
       [instructor, 'Instructorson'],
