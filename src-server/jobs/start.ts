@@ -14,7 +14,7 @@ import type { StripeApi } from '../payments/stripe.ts'
 import { type Ffmpeg, findFfmpeg } from '../storage/ffmpeg.ts'
 import type { FileStorage } from '../storage/storage.ts'
 import type { TusFiles } from '../storage/tus-store.ts'
-import { type JobQueue, openJobQueue, type QueueOptions, workAll } from './queue.ts'
+import { type JobQueue, openJobQueue, type QueueOptions, type WorkerOptions, workAll } from './queue.ts'
 import { concurrency, feeders, handlers, type JobName, type Jobs, queues, schedules } from './registry.ts'
 
 export interface JobsTuning {
@@ -22,6 +22,8 @@ export interface JobsTuning {
   queues?: Partial<Record<JobName, Partial<QueueOptions>>>
   superviseSeconds?: number
   relayIntervalMs?: number
+  /** Per-queue worker overrides of the registry's `concurrency` (the mail burst benchmark compares senders). */
+  workers?: Partial<Record<JobName, WorkerOptions>>
 }
 
 export interface StartJobsOptions {
@@ -106,7 +108,7 @@ export async function startJobs(options: StartJobsOptions): Promise<RunningJobs>
     liveChatHours: chatHoursSetting(env.LIVE_CHAT_HOURS),
   }
   const work = handlers(deps)
-  await workAll(queue, work, concurrency)
+  await workAll(queue, work, { ...concurrency, ...tuning.workers })
   await queue.setSchedules(schedules)
   const stopFeeders = feeders(deps, queue, tuning)
   if (env.TEST_CLOCK === 'on') setDueWorkRunner((from, to) => runDueSchedules(work, from, to))
