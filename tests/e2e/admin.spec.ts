@@ -4,6 +4,7 @@ import { readdirSync, statSync } from 'node:fs'
 import type { APIRequestContext, Page } from '@playwright/test'
 import { createUser } from '../support/factories.ts'
 import { expect, test } from './fixtures.ts'
+import { dismissToasts } from './toasts.ts'
 
 const OWNER_EMAIL = process.env.E2E_ADMIN_EMAIL as string
 const OWNER_PASSWORD = process.env.E2E_ADMIN_PASSWORD as string
@@ -377,15 +378,8 @@ test.describe('categories', () => {
     // The refused confirmation closes; wait for it to finish leaving before opening the next one.
     await expect(page.getByRole('dialog', { name: 'Delete category?' })).toHaveCount(0)
     // Three toasts now stand over the bottom of the table, where the new row is (where it is depends on the rows other
-    // tests left). Pointing at one pauses them all, so a click aimed through them would wait forever: the editor
-    // dismisses them first, as a person would.
-    const toasts = page.getByRole('region', { name: /^Notifications/ })
-    const showing = toasts.locator('[role=status][data-state=open]')
-    while ((await showing.count()) > 0) {
-      await showing.first().getByRole('button', { name: 'Dismiss notification' }).click()
-    }
-    await expect(toasts.getByRole('status')).toHaveCount(0)
-    await page.mouse.move(0, 0)
+    // tests left): the editor dismisses them first, as a person would.
+    await dismissToasts(page)
 
     await renamed.getByRole('button', { name: /^Delete / }).click()
     await page.getByRole('dialog', { name: 'Delete category?' }).getByRole('button', { name: 'Delete' }).click()

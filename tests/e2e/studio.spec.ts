@@ -10,6 +10,7 @@ import { createUser } from '../support/factories.ts'
 import { developmentCategory, makeCreator, studioCourseOf } from '../support/studio.ts'
 import { expect, signInAs, test } from './fixtures.ts'
 import { slow } from './hold-request.ts'
+import { dismissToasts } from './toasts.ts'
 
 test.use({ viewport: { width: 390, height: 844 } })
 
@@ -99,6 +100,8 @@ test.describe('creator studio', () => {
       await page.getByRole('button', { name: 'Add lesson' }).click()
       await expect(page.getByRole('button', { name: `Edit: ${title}` })).toBeVisible()
     }
+    // Three "Lesson added" toasts stand over the lesson dialog's Save button on a slow run (CI's flaky timeout).
+    await dismissToasts(page)
 
     // A text lesson.
     await page.getByRole('button', { name: 'Edit: Welcome' }).click()
