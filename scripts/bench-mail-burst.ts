@@ -11,9 +11,8 @@ import { migrateToLatest } from '../db/migrate.ts'
 import { concurrency } from '../src-server/jobs/registry.ts'
 import { startJobs } from '../src-server/jobs/start.ts'
 import { openDatabase } from '../src-server/kernel/db.ts'
-import { enqueueMail } from '../src-server/mail/outbox.ts'
 import { startFakeSmtp } from '../tests/support/fake-smtp.ts'
-import { captureLog, emptyUploads } from '../tests/support/jobs.ts'
+import { captureLog, emptyUploads, queueBurstThenVerification } from '../tests/support/jobs.ts'
 
 const { values } = parseArgs({ options: { mails: { type: 'string', default: '120' } } })
 const mails = Number(values.mails)
@@ -24,20 +23,7 @@ async function burst(senders: number) {
   const smtp = await startFakeSmtp('accept')
   try {
     await migrateToLatest(database.db)
-    for (let n = 0; n < mails; n++) {
-      await enqueueMail(database.db, {
-        kind: 'live_announced',
-        to: `holder-${n}@example.com`,
-        subject: 'Live',
-        text: 'Hi',
-      })
-    }
-    const verification = await enqueueMail(database.db, {
-      kind: 'verify_email',
-      to: 'newcomer@example.com',
-      subject: 'Verify your e-mail',
-      text: 'Hi',
-    })
+    const verification = await queueBurstThenVerification(database.db, mails)
     const started = performance.now()
     const jobs = await startJobs({
       db: database.db,

@@ -2,7 +2,9 @@
 import os from 'node:os'
 import path from 'node:path'
 import { startJobs } from '../../src-server/jobs/start.ts'
+import type { DB } from '../../src-server/kernel/db.ts'
 import type { Log } from '../../src-server/kernel/log.ts'
+import { enqueueMail } from '../../src-server/mail/outbox.ts'
 import { createLocalStorage } from '../../src-server/storage/storage.ts'
 import type { TestDatabase } from './db.ts'
 
@@ -45,5 +47,21 @@ export function startMailWorker(database: TestDatabase, options: { smtpUrl: stri
       queues: { 'mail.send': { retryLimit: options.tries - 1, retryDelay: 1, retryDelayMax: 1 } },
       relayIntervalMs: 200,
     },
+  })
+}
+
+/**
+ * A live session announced to `holders` people, then someone signs up (decision 0148): the bulk mails and the
+ * verification link written to the outbox in that order; resolves to the verification's outbox id.
+ */
+export async function queueBurstThenVerification(db: DB, holders: number): Promise<string> {
+  for (let n = 0; n < holders; n++) {
+    await enqueueMail(db, { kind: 'live_announced', to: `holder-${n}@example.com`, subject: 'Live', text: 'Hi' })
+  }
+  return enqueueMail(db, {
+    kind: 'verify_email',
+    to: 'newcomer@example.com',
+    subject: 'Verify your e-mail',
+    text: 'Hi',
   })
 }

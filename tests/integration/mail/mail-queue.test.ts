@@ -7,7 +7,7 @@ import { type RunningJobs, startJobs } from '../../../src-server/jobs/start.ts'
 import { enqueueMail } from '../../../src-server/mail/outbox.ts'
 import { createTestDatabase, type TestDatabase } from '../../support/db.ts'
 import { type FakeSmtp, startFakeSmtp } from '../../support/fake-smtp.ts'
-import { captureLog, emptyUploads, startMailWorker, waitUntil } from '../../support/jobs.ts'
+import { captureLog, emptyUploads, queueBurstThenVerification, startMailWorker, waitUntil } from '../../support/jobs.ts'
 
 let database: TestDatabase
 let smtp: FakeSmtp
@@ -166,20 +166,7 @@ describe('several messages at once', () => {
     const slow = await startFakeSmtp('hold')
     try {
       // A live session announced to ten holders, then someone signs up; the worker starts with all of it waiting.
-      for (let n = 0; n < 10; n++) {
-        await enqueueMail(own.db, {
-          kind: 'live_announced',
-          to: `holder-${n}@example.com`,
-          subject: 'Live',
-          text: 'Hi',
-        })
-      }
-      const verification = await enqueueMail(own.db, {
-        kind: 'verify_email',
-        to: 'newcomer@example.com',
-        subject: 'Verify your e-mail',
-        text: 'Hi',
-      })
+      const verification = await queueBurstThenVerification(own.db, 10)
       const worker = await startMailWorker(own, { smtpUrl: slow.url, log: captureLog().log, tries: 1 })
       try {
         // Four conversations held: the four mails taken first, whose attempts were counted before sending.
