@@ -566,6 +566,8 @@ export interface RefundRequestsTable {
   order_id: string
   user_id: string
   reason: string
+  /** The bundle of the line asked from: the request covers that bundle's lines of the order (decision 0149). */
+  bundle_id: string | null
   status: Generated<'open' | 'approved' | 'declined'>
   decision_reason: string | null
   decided_by: string | null

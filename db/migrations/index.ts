@@ -109,6 +109,7 @@ import * as m1229_0400 from './2026_12_29_0400_uploads_for_a_course.ts'
 import * as m1230_0100 from './2026_12_30_0100_enterprise_webhooks_wording.ts'
 import * as m1230_0200 from './2026_12_30_0200_live_session_announcements.ts'
 import * as m1230_0600 from './2026_12_30_0600_gift_recipients.ts'
+import * as m1231_0000 from './2026_12_31_0000_bundle_refund_requests.ts'
 
 export const migrations: Record<string, Migration> = {
   '2026_11_22_0900_catalog': m0900,
@@ -220,4 +221,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_30_0100_enterprise_webhooks_wording': m1230_0100,
   '2026_12_30_0200_live_session_announcements': m1230_0200,
   '2026_12_30_0600_gift_recipients': m1230_0600,
+  '2026_12_31_0000_bundle_refund_requests': m1231_0000,
 }

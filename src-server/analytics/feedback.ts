@@ -1,7 +1,7 @@
 // What buyers say about a course: ratings over time (the visible reviews given each UTC day and their stars) and
-// refunds with their reasons (each course line given back that day, under the buyer's reason when they asked for it,
-// else the note staff wrote; per currency, never summed across). The job rolls finished days up with the day's
-// sales (rollup.ts); the pages read rolled days from the tables and the days after the watermark live
+// refunds with their reasons (each course line given back that day, under the buyer's reason when they asked for it or
+// for its bundle, else the note staff wrote; per currency, never summed across). The job rolls finished days up with
+// the day's sales (rollup.ts); the pages read rolled days from the tables and the days after the watermark live
 // (feedback-reads.ts).
 import { sql } from 'kysely'
 import type { DB } from '../kernel/db.ts'
@@ -65,7 +65,9 @@ export async function refundReasonRows(
     from order_items oi
     join orders o on o.id = oi.order_id
     left join refunds rf on rf.id = oi.refund_id
-    left join refund_requests rq on rq.order_item_id = oi.id and rq.status = 'approved'
+    left join refund_requests rq on rq.status = 'approved' and rq.order_id = oi.order_id
+      and (rq.order_item_id = oi.id or (rq.bundle_id = oi.bundle_id and oi.refund_id = (
+        select asked.refund_id from order_items asked where asked.id = rq.order_item_id)))
     where oi.kind = 'course' and oi.refunded_at >= ${startOf(fromDay)} and oi.refunded_at < ${endOf(toDay)}
       and o.paid_at is not null and ${scopeFilter(sql.ref('oi.course_id'), scope)}
     group by 1, 2, 3, 4

@@ -25,7 +25,7 @@ export async function listOrdersForUser(db: DB, userId: string) {
     db
       .selectFrom('order_items')
       .select(['id', 'order_id', 'kind', 'title', 'detail', 'unit_price_minor', 'discount_minor', 'course_id'])
-      .select(['refunded_at', 'free_trial', 'bundle_title'])
+      .select(['refunded_at', 'free_trial', 'bundle_id', 'bundle_title'])
       .where('order_id', 'in', ids)
       .orderBy('id')
       .execute(),
@@ -33,7 +33,7 @@ export async function listOrdersForUser(db: DB, userId: string) {
     creditNotesOfUser(db, userId),
     db
       .selectFrom('refund_requests')
-      .select(['order_item_id', 'status', 'decision_reason'])
+      .select(['order_id', 'order_item_id', 'bundle_id', 'status', 'decision_reason'])
       .where('order_id', 'in', ids)
       .execute(),
     db
@@ -72,7 +72,12 @@ export async function listOrdersForUser(db: DB, userId: string) {
       items: items
         .filter((item) => item.order_id === order.id)
         .map((item) => {
-          const request = requests.find((row) => row.order_item_id === item.id)
+          // A bundle's request stands for each of its lines (decision 0149).
+          const request = requests.find(
+            (row) =>
+              row.order_item_id === item.id ||
+              (row.bundle_id !== null && row.bundle_id === item.bundle_id && row.order_id === item.order_id),
+          )
           return {
             id: item.id,
             kind: item.kind,
@@ -83,7 +88,8 @@ export async function listOrdersForUser(db: DB, userId: string) {
             discountMinor: item.discount_minor,
             freeTrial: item.free_trial,
             courseId: item.course_id,
-            /** The bundle the course was bought in, as it was named then. */
+            /** The bundle the course was bought in, as it was named then; a refund request covers its lines. */
+            bundleId: item.bundle_id,
             bundleTitle: item.bundle_title,
             refunded: Boolean(item.refunded_at),
             refundRequest: request ? { status: request.status, decisionReason: request.decision_reason } : null,

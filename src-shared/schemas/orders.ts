@@ -20,6 +20,7 @@ export const REFUND_MESSAGES = {
   lineRefunded: 'This line has already been refunded',
   requestWindow: 'Refunds can be requested within 30 days of purchase',
   requestExists: 'A refund has already been requested for this line',
+  bundleRequestExists: 'A refund has already been requested for this bundle',
   onlyCourses: 'Refunds can be requested for courses only',
   declineReason: 'Please give a reason for declining',
   alreadyAssigned: 'This refund’s lines have already been settled',

@@ -1,10 +1,14 @@
 // Bundles in the browser (issue 32): a Pro creator makes a bundle of two of their courses in the studio; a buyer
 // finds it on a course page ("Save 30 %"), adds it as one cart line and pays by bank transfer; staff mark it paid and
-// refund one course of it, which gives back that course's stored share only: it closes, the other stays open.
+// refund one course of it, which gives back that course's stored share only: it closes, the other stays open. A buyer
+// asks for a refund of a bundle's course: the request is for the bundle, and approving gives it all back (decision
+// 0149).
+import { markPaid } from '../../src-server/flows/pay-order.ts'
 import { seedBundle } from '../support/bundles.ts'
 import { createCreator } from '../support/creator-courses.ts'
 import { ownedCourse } from '../support/earnings.ts'
 import { createUser } from '../support/factories.ts'
+import { placeOrder } from '../support/orders.ts'
 import { expect, signInAs, test } from './fixtures.ts'
 
 test('a bundle is bought and one course of it refunded', async ({ page, db, baseURL }) => {
@@ -229,4 +233,69 @@ test('a buyer who owns every course of a bundle is told so, with no button the s
     '/account#my-courses',
   )
   await expect(aside.getByRole('button')).toHaveCount(0)
+})
+
+test('a buyer asks for a refund of a course bought in a bundle: one request for the bundle, approved by staff', async ({
+  page,
+  db,
+  baseURL,
+}) => {
+  const stamp = Date.now().toString(36)
+  const creator = await createCreator(db, { plan: 'pro' })
+  const first = await ownedCourse(db, creator.id, 6000, `Asked One ${stamp}`)
+  const second = await ownedCourse(db, creator.id, 4000, `Asked Two ${stamp}`)
+  const title = `Asked Bundle ${stamp}`
+  const bundle = await seedBundle(db, { courseIds: [first.id, second.id], priceMinor: 7000, title })
+  const buyer = await createUser(db)
+  const reference = `SF-BR-${stamp.toUpperCase()}`
+  // Sold at $70.00: shares $42.00 and $28.00, paid by bank transfer and confirmed (the server's own payment path).
+  const orderId = await placeOrder(db, {
+    userId: buyer.id,
+    reference,
+    courses: [
+      { ...first, price_minor: 4200 },
+      { ...second, price_minor: 2800 },
+    ],
+    bundle: { id: bundle.id, title },
+    method: 'bank_transfer',
+    status: 'awaiting_transfer',
+  })
+  expect(await markPaid(db, orderId, { source: 'staff' })).toBe('fulfilled')
+
+  await signInAs(page, baseURL!, db, buyer)
+  await page.goto('/account')
+  const order = page.getByTestId(`buyer-order-${reference}`)
+  // One request for the bundle, not one a course.
+  await expect(order.getByRole('button', { name: 'Request a refund', exact: true })).toHaveCount(0)
+  await order.getByRole('button', { name: 'Request a refund of the bundle' }).click()
+  const reason = order.getByLabel(`Why would you like a refund of the bundle “${title}”?`)
+  await expect(reason).toBeFocused()
+  await expect(reason).toHaveAccessibleDescription(
+    'The refund covers every course of the bundle still in your account.',
+  )
+  await reason.fill('Neither course was what I expected')
+  await order.getByRole('button', { name: 'Send refund request' }).click()
+  await expect(page.getByText('Refund requested. We will reply by e-mail.')).toBeVisible()
+  await expect(order.getByText('Refund requested')).toHaveCount(2)
+
+  await page.context().clearCookies()
+  await signInAs(page, baseURL!, db, await createUser(db, { role: 'admin' }))
+  await page.goto('/admin/orders')
+  const request = page.getByTestId(`refund-request-${reference}`)
+  await expect(request).toContainText(`Bundle “${title}” ($70.00)`)
+  await expect(request.getByTestId('refund-request-bundle')).toContainText(first.title)
+  await expect(request.getByTestId('refund-request-bundle')).toContainText(second.title)
+  await request.getByRole('button', { name: 'Approve' }).click()
+  await request.getByLabel('Refund reference (PayPal or bank)').fill(`BANK-BR-${stamp}`)
+  await request.getByRole('button', { name: 'Approve and refund' }).click()
+  await expect(page.getByText('Refund approved')).toBeVisible()
+  await expect(page.getByTestId(`order-${reference}`).getByText('Refunded', { exact: true })).toBeVisible()
+
+  await page.context().clearCookies()
+  await signInAs(page, baseURL!, db, buyer)
+  await page.goto('/account')
+  // Both courses read as refunded, and so does the order: the bundle was all of it.
+  await expect(order.getByRole('listitem').getByText('Refunded', { exact: true })).toHaveCount(2)
+  await expect(order.getByTestId('order-status')).toHaveText('Refunded')
+  await expect(order.getByText('Refunded $70.00')).toBeVisible()
 })

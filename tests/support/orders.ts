@@ -15,6 +15,8 @@ export interface PlacedOrder {
   currency?: 'USD' | 'GBP'
   totalMinor?: number
   title?: string
+  /** The course lines were sold in this bundle (their prices its shares). */
+  bundle?: { id: string; title: string }
 }
 
 export async function placeOrder(db: Kysely<Database>, order: PlacedOrder): Promise<string> {
@@ -47,6 +49,8 @@ export async function placeOrder(db: Kysely<Database>, order: PlacedOrder): Prom
         item_key: `course:${line.id}`,
         title: line.title,
         unit_price_minor: line.price_minor,
+        bundle_id: order.bundle?.id ?? null,
+        bundle_title: order.bundle?.title ?? null,
       })),
     )
     .execute()

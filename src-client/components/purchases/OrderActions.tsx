@@ -181,10 +181,31 @@ export function LineRefund({ order, line }: { order: BuyerOrder; line: BuyerLine
     (order.status === 'paid' || order.status === 'partially_refunded') &&
     order.paidAt !== null &&
     Date.now() - new Date(order.paidAt).getTime() <= REFUND_WINDOW_MS
-  return refundable ? <RefundRequestForm lineId={line.id} title={line.title} /> : null
+  if (!refundable) return null
+  if (!line.bundleId) return <RefundRequestForm lineId={line.id} title={line.title} />
+  // A course bought in a bundle is given back with the bundle (decision 0149): one form, on its first line still held.
+  const lead = order.items.find((item) => item.bundleId === line.bundleId && !item.refunded)
+  return lead?.id === line.id ? (
+    <RefundRequestForm
+      lineId={line.id}
+      title={`the bundle “${line.bundleTitle}”`}
+      opener="Request a refund of the bundle"
+      hint="The refund covers every course of the bundle still in your account."
+    />
+  ) : null
 }
 
-function RefundRequestForm({ lineId, title }: { lineId: string; title: string }) {
+function RefundRequestForm({
+  lineId,
+  title,
+  opener: openerText = 'Request a refund',
+  hint,
+}: {
+  lineId: string
+  title: string
+  opener?: string
+  hint?: string
+}) {
   const trpc = useTRPC()
   const refresh = useRefreshPurchases()
   const request = useMutation(trpc.purchases.requestRefund.mutationOptions())
@@ -205,7 +226,7 @@ function RefundRequestForm({ lineId, title }: { lineId: string; title: string })
         className={button({ size: 'sm', variant: 'outline' })}
         onClick={() => setOpen(true)}
       >
-        Request a refund
+        {openerText}
       </button>
     )
   }
@@ -230,6 +251,7 @@ function RefundRequestForm({ lineId, title }: { lineId: string; title: string })
     >
       <TextAreaField
         label={`Why would you like a refund of ${title}?`}
+        hint={hint}
         className={css({ display: 'flex', flexDir: 'column', gap: '2' })}
         controlClassName={`${inputClass} ${css({ h: '20', py: '2' })}`}
         required

@@ -147,6 +147,7 @@ describe('the buyer’s order history', () => {
       discountMinor: 0,
       freeTrial: false,
       courseId: line.course_id,
+      bundleId: null,
       bundleTitle: null,
       gift: null,
     })

@@ -1,5 +1,6 @@
 // Refund requests waiting for staff: the buyer's reason, Approve (refunded like any refund) or Decline with a reason.
-// A gift's line says who holds it: approving takes the course from its recipient, not the buyer (decision 0146).
+// A gift's line says who holds it: approving takes the course from its recipient, not the buyer (decision 0146); a
+// bundle's request names the courses approving gives back (decision 0149).
 import { useMutation, useQuery } from '@tanstack/react-query'
 import { useRef, useState } from 'react'
 import { button } from '#client/components/ui/button.ts'
@@ -85,8 +86,15 @@ function RequestRow({ request, canDecide }: { request: Request; canDecide: boole
       className={css({ borderTopWidth: '1px', pt: '3' })}
     >
       <p>
-        <strong>{request.title}</strong> ({amount}) · order {request.reference} · {request.customerEmail}
+        <strong>{request.bundle ? `Bundle “${request.bundle.title}”` : request.title}</strong> ({amount}) · order{' '}
+        {request.reference} · {request.customerEmail}
       </p>
+      {request.bundle ? (
+        // A course bought in a bundle is asked back with the bundle (decision 0149).
+        <p className={css({ fontSize: 'sm', fontWeight: 'medium' })} data-testid="refund-request-bundle">
+          Approving refunds the bundle’s courses still held: {request.bundle.courses.join(', ')}
+        </p>
+      ) : null}
       {request.gift ? (
         <p className={css({ fontSize: 'sm', fontWeight: 'medium' })} data-testid="refund-request-gift">
           {request.gift.claimedAt
