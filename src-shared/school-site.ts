@@ -1,7 +1,7 @@
 // A school's own domain is that school's site (decision 0143, amending 0063): its home is the school's page, its
 // catalogue is the school's courses, and what a learner of the school needs (course pages of its courses, cart and
-// checkout, log-in, account, learning, certificates, legal pages) is served there; the marketplace's own pages go to
-// the marketplace's origin. One rule for the server's first hook (a page loaded) and the client's router (a link
+// checkout, log-in, account, learning of its courses, certificates, legal pages) is served there; the marketplace's own
+// pages, and the player of a course that is not the school's, go to the marketplace's origin. One rule for the server's first hook (a page loaded) and the client's router (a link
 // followed), by the path's first segment; every page of the app is named here (tests/unit/page-routes.test.ts).
 
 /**
@@ -10,6 +10,7 @@
  * - `home`: the marketplace's home and catalogue, whose school-site counterpart is the school's page;
  * - `marketplace`: the marketplace's (or the platform's team's) pages, sent to the same address on its origin;
  * - `course`, `bundle`, `schoolPage`: served when it is this school's, else sent to the marketplace;
+ * - `learning`: the player (/learn/{course}/…), served when its course is this school's, as a course page is;
  * - `auth`: the school's (callback, single sign-on), but Google's and Facebook's sign-in start on the platform.
  */
 export const SCHOOL_SITE_SEGMENTS = {
@@ -44,7 +45,7 @@ export const SCHOOL_SITE_SEGMENTS = {
   'enrolment-invite': 'school',
   'forgot-password': 'school',
   gifts: 'school',
-  learn: 'school',
+  learn: 'learning',
   live: 'school',
   login: 'school',
   member: 'school',
@@ -58,13 +59,16 @@ export const SCHOOL_SITE_SEGMENTS = {
   terms: 'school',
   'two-factor': 'school',
   'verify-email': 'school',
-} as const satisfies Record<string, 'school' | 'home' | 'marketplace' | 'course' | 'bundle' | 'schoolPage' | 'auth'>
+} as const satisfies Record<
+  string,
+  'school' | 'home' | 'marketplace' | 'course' | 'learning' | 'bundle' | 'schoolPage' | 'auth'
+>
 
 /** Where a page asked for on a school's domain goes, before anything is looked up. */
 export type SchoolSitePlace =
   | { to: 'home' }
   | { to: 'marketplace' }
-  /** Served when the course is the school's (its owner's), else the marketplace's page. */
+  /** A course's page or its player: served when the course is the school's (its owner's), else the marketplace's. */
   | { to: 'course'; courseId: string }
   | { to: 'bundle'; slug: string }
   /** A school's page: served when it is this school's (its slug, lower-case), else the marketplace's page. */
@@ -99,6 +103,8 @@ export function schoolSitePlace(pathname: string): SchoolSitePlace | null {
       // The catalogue (/courses, its categories) is the school's page there; a course page is checked.
       if (second === '' || second === 'category') return { to: 'home' }
       return { to: 'course', courseId: decoded(second) }
+    case 'learning':
+      return second ? { to: 'course', courseId: decoded(second) } : null
     case 'bundle':
       return second ? { to: 'bundle', slug: decoded(second) } : null
     case 'schoolPage':

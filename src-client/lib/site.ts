@@ -1,7 +1,8 @@
 // The school's site a page is on (its own domain: decision 0143), or null on the marketplace. The server's first hook
 // sends a page loaded there that is not the school's to its place (src-server/http/school-hosts.ts); this does the
 // same for a link followed in the browser, by the same rule (src-shared/school-site.ts): the home and the catalogue
-// are the school's page, the marketplace's pages and other schools' courses open on the marketplace's origin.
+// are the school's page, the marketplace's pages and other schools' courses (their pages and players) open on the
+// marketplace's origin.
 import { type QueryClient, useQuery } from '@tanstack/react-query'
 import { redirect } from '@tanstack/react-router'
 import { schoolSitePlace } from '#shared/school-site.ts'
@@ -50,16 +51,19 @@ export async function keepToSchoolSite({
       away = place.slug !== site.slug
       break
     default: {
-      // A course or bundle page: the school's own are those its page lists (the server asks the owner: the same set
-      // for every page a visitor can open).
-      const page = await context.queryClient
-        .ensureQueryData(context.trpc.schools.page.queryOptions({ slug: site.slug }))
+      // A course's page or player, or a bundle's page: the server's answer by the same rule as its first hook (the
+      // course's school, the bundle's owner), asked once a page, and not for a hovered link (never followed away).
+      if (preload) return
+      const served = await context.queryClient
+        .ensureQueryData(
+          context.trpc.domains.serves.queryOptions(
+            place.to === 'course' ? { courseId: place.courseId } : { bundleSlug: place.slug },
+            { staleTime: Number.POSITIVE_INFINITY },
+          ),
+        )
         .catch(() => null)
-      if (!page) return
-      away =
-        place.to === 'course'
-          ? !page.courses.some((course) => course.id === place.courseId)
-          : !page.bundles.some((bundle) => bundle.slug === place.slug)
+      if (served === null) return
+      away = !served
     }
   }
   // A hovered link is not followed: only a navigation leaves the school's site.

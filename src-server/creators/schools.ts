@@ -106,6 +106,19 @@ export async function schoolOfCourse(db: DB, courseId: string): Promise<School |
   return row ? toSchool(row) : null
 }
 
+/** The school of each of these courses that has one (its owner's), as its slug by course id: one query. */
+export async function schoolSlugsOfCourses(db: DB, courseIds: readonly string[]): Promise<Map<string, string>> {
+  if (courseIds.length === 0) return new Map()
+  const rows = await db
+    .selectFrom('course_instructors as ci')
+    .innerJoin('schools as s', 's.owner_id', 'ci.user_id')
+    .select(['ci.course_id', 's.slug'])
+    .where('ci.course_id', 'in', courseIds)
+    .where('ci.role', '=', 'owner')
+    .execute()
+  return new Map(rows.map((row) => [row.course_id, row.slug]))
+}
+
 /** The published courses' ids of the school (its owner's courses), for the public page. */
 export async function schoolCourseIds(db: DB, ownerId: string): Promise<string[]> {
   const rows = await ownedCourses(db, ownerId).execute()

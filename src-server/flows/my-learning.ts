@@ -1,12 +1,14 @@
 // "My courses" with real progress: the courses the learner bought and those started through Premium, each with
 // "N of M lessons complete", its percentage, the completion and the lesson to continue with (the player picks it).
 // A course shown with every counted lesson complete but not completed (it changed since the learner's last write)
-// completes here, as in the player (flows/lesson-player.ts completeWhenShownDone).
+// completes here, as in the player (flows/lesson-player.ts completeWhenShownDone). Each course names its school, so that
+// a school's own domain lists that school’s courses (decision 0150).
 
 import type { Role } from '../../src-shared/roles.ts'
 import { listOwnedCourses } from '../access/courses.ts'
 import { listCourseSummaries } from '../catalog/repository.ts'
 import { findCourseForLearning } from '../catalog/repository-lessons.ts'
+import { schoolSlugsOfCourses } from '../creators/schools.ts'
 import type { DB } from '../kernel/db.ts'
 import type { Learner } from '../learning/completion.ts'
 import { completedCourses, progressByCourse, startedCourseIds } from '../learning/repository.ts'
@@ -42,11 +44,11 @@ export async function myLearning(db: DB, user: Learner & { role: Role }, publicU
       enrolledAt: null,
     })),
   ]
-  const progress = await progressByCourse(
-    db,
-    userId,
-    courses.map((course) => course.id),
-  )
+  const courseIds = courses.map((course) => course.id)
+  const [progress, schools] = await Promise.all([
+    progressByCourse(db, userId, courseIds),
+    schoolSlugsOfCourses(db, courseIds),
+  ])
   const completedAt = new Map(completions.map((row) => [row.course_id, row.completed_at]))
   const due = courses.filter((course) => !completedAt.has(course.id) && allLessonsDone(progress.get(course.id)))
   if (due.length > 0) {
@@ -62,6 +64,8 @@ export async function myLearning(db: DB, user: Learner & { role: Role }, publicU
       const done = completedAt.get(course.id)
       return {
         ...course,
+        /** The school the course is of (its owner's school's slug), or null: the marketplace's only. */
+        school: schools.get(course.id) ?? null,
         progress: progressSummary(counts.completed, counts.total),
         completedAt: done ? done.toISOString() : null,
         lastActivityAt: counts.lastActivity ? counts.lastActivity.toISOString() : null,

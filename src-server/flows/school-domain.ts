@@ -385,6 +385,20 @@ export async function schoolSiteServes(
   return (await bundleOwnerBySlug(db, page.bundleSlug)) === school.ownerId
 }
 
+/**
+ * Whether the site the request came to serves a course's page or player, or a bundle's page: on the platform's hosts
+ * everything, on a school's domain what the server's first hook serves there (the same rule, for the browser's router).
+ */
+export async function siteServes(
+  db: DB,
+  publicUrl: string,
+  host: string | undefined,
+  page: { courseId: string } | { bundleSlug: string },
+): Promise<boolean> {
+  const school = await hostSchool(db, publicUrl, host)
+  return school ? schoolSiteServes(db, school, page) : true
+}
+
 export const HANDOFF_MESSAGES = {
   notASchool: 'This address is not a school’s site: there is nothing to sign in to.',
   staff: 'Staff accounts are not signed in on a school’s domain.',

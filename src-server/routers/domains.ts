@@ -5,6 +5,7 @@ import {
   brandQueryInput,
   handoffTargetInput,
   schoolBrandInput,
+  sitePageInput,
 } from '../../src-shared/schemas/domains.ts'
 import { createTxtLookup } from '../creators/dns-verify.ts'
 import {
@@ -17,6 +18,7 @@ import {
   removeSchoolDomain,
   saveSchoolBrand,
   schoolSite,
+  siteServes,
 } from '../flows/school-domain.ts'
 import { authedProcedure, creatorProcedure, publicProcedure, router } from '../trpc/init.ts'
 
@@ -66,6 +68,11 @@ export const domainsRouter = router({
    * client's router sends the marketplace's pages away and draws the school's header from it.
    */
   site: publicProcedure.query(({ ctx }) => schoolSite(ctx.db, ctx.config.publicUrl, ctx.req?.host)),
+
+  /** Whether this site serves a course's page or player, or a bundle's page (a link followed on a school's domain). */
+  serves: publicProcedure
+    .input(sitePageInput)
+    .query(({ ctx, input }) => siteServes(ctx.db, ctx.config.publicUrl, ctx.req?.host, input)),
 
   /** The platform's /handoff page: the school a signed-in learner continues to (the name shown on the button). */
   handoffTarget: authedProcedure

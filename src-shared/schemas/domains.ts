@@ -34,3 +34,12 @@ export const brandQueryInput = z.object({ slug: z.string().trim().toLowerCase().
 
 /** The platform's /handoff page: the school domain a sign-in is handed to. */
 export const handoffTargetInput = z.object({ site: z.string().trim().toLowerCase().min(1).max(253) })
+
+/**
+ * A page a school's own domain may serve (decision 0143): a course's page or player by its course, or a bundle's page;
+ * the browser's router asks before following a link there, as the server does when the page is loaded.
+ */
+export const sitePageInput = z.union([
+  z.strictObject({ courseId: z.string().trim().min(1).max(120) }),
+  z.strictObject({ bundleSlug: z.string().trim().min(1).max(80) }),
+])

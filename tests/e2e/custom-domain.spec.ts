@@ -1,12 +1,17 @@
 // A school's own domain and brand (issue 36, decision 0063): the Enterprise owner adds a domain on /studio/domain and
 // sees the TXT record to create, saves a brand; once the domain is verified (the TXT check itself runs against a
 // local DNS server in tests/integration/creators/school-domain.test.ts), the school's pages answer on that Host with
-// its brand and no SkillForge in sight. Chromium maps the domain to this machine (--host-resolver-rules).
+// its brand and no SkillForge in sight. A learner there finds the school's courses in My courses, and another
+// course's player opens on the marketplace (decision 0150). Chromium maps the domain to this machine
+// (--host-resolver-rules).
 import { randomBytes } from 'node:crypto'
 import { get as httpGet } from 'node:http'
+import { createSession, SESSION_COOKIE } from '../../src-server/auth/session.ts'
+import { ensureSchool } from '../../src-server/creators/schools.ts'
 import { e2eChromiumPath, HEADLESS_CHROMIUM_ARGS } from '../support/chromium.ts'
 import { createCreator, createCreatorCourse } from '../support/creator-courses.ts'
 import { createUser } from '../support/factories.ts'
+import { buyerOfCourse } from '../support/learning.ts'
 import { expect, signInAs, test } from './fixtures.ts'
 
 test.use({
@@ -165,6 +170,49 @@ test('the school’s pages answer on its own domain with its brand', async ({ pa
   await expect(page.getByLabel('Domain', { exact: true })).toHaveValue('')
   // The name no longer serves the school, and its learner's session there ended.
   expect(await db.selectFrom('sessions').select('id').where('site_host', '=', hostname).execute()).toEqual([])
+})
+
+test('on a school’s domain My courses lists the school’s courses, and another course’s player is the marketplace’s', async ({
+  page,
+  db,
+  baseURL,
+}) => {
+  const stamp = randomBytes(3).toString('hex')
+  const owner = await createCreator(db, { plan: 'enterprise' })
+  const school = await ensureSchool(db, owner.id)
+  const hostname = `mine-${stamp}.example.test`
+  await db
+    .insertInto('school_domains')
+    .values({ school_id: school.id, hostname, verification_token: `sf-${stamp}`, verified_at: new Date() })
+    .execute()
+  const own = await createCreatorCourse(db, owner, { status: 'published', title: `School Course ${stamp}` })
+  const stranger = await createCreator(db, { plan: 'pro' })
+  const other = await createCreatorCourse(db, stranger, { status: 'published', title: `Marketplace Course ${stamp}` })
+  const { user: learner } = await buyerOfCourse(db, own.id)
+  await buyerOfCourse(db, other.id, learner)
+  // Signed in on the school's domain, as the hand-off leaves a learner there (a session of that host: decision 0063).
+  const site = `http://${hostname}:${new URL(baseURL as string).port}`
+  const { token } = await createSession(db, learner.id, true, undefined, { siteHost: hostname })
+  await page.context().addCookies([{ name: SESSION_COOKIE, value: token, url: site, httpOnly: true, sameSite: 'Lax' }])
+
+  await page.goto(`${site}/account#my-courses`)
+  const list = page.getByTestId('my-courses')
+  await expect(list.getByRole('link', { name: own.title })).toBeVisible()
+  await expect(list.getByRole('link', { name: other.title })).toHaveCount(0)
+  await expect(page.getByTestId('my-courses-elsewhere')).toHaveText(
+    `One more course in your account is not from ${school.name}. See all your courses`,
+  )
+  await expect(page.getByRole('link', { name: 'See all your courses' })).toHaveAttribute(
+    'href',
+    `${baseURL}/account#my-courses`,
+  )
+  // The school's course plays there, followed from My courses.
+  await list.getByRole('link', { name: 'Continue learning' }).click()
+  await expect(page).toHaveURL(new RegExp(`^${site}/learn/${own.id}`))
+  // The other course's player, asked for on the school's domain, is the marketplace's.
+  await page.goto(`${site}/learn/${other.id}`)
+  await expect(page).toHaveURL(new RegExp(`^${baseURL}/`))
+  expect(new URL(page.url()).host).not.toBe(new URL(site).host)
 })
 
 /** A page's server-rendered HTML as asked for under another Host (the school's domain resolves only in Chromium). */

@@ -52,8 +52,11 @@ describe('page routes', () => {
     expect(schoolSitePlace('/courses/c-1')).toEqual({ to: 'course', courseId: 'c-1' })
     expect(schoolSitePlace('/bundles/starter%20pack')).toEqual({ to: 'bundle', slug: 'starter pack' })
     expect(schoolSitePlace('/s/Cora-Academy')).toEqual({ to: 'schoolPage', slug: 'cora-academy' })
+    // The player is checked by its course, as the course's page is.
+    expect(schoolSitePlace('/learn/c-1')).toEqual({ to: 'course', courseId: 'c-1' })
+    expect(schoolSitePlace('/learn/c%201/l-1')).toEqual({ to: 'course', courseId: 'c 1' })
     // The learner's pages, and what is not a page at all, are served as they are.
-    for (const path of ['/cart', '/login', '/account/security', '/learn/c-1/l-1', '/auth/callback', '/privacy']) {
+    for (const path of ['/cart', '/login', '/account/security', '/learn', '/auth/callback', '/privacy']) {
       expect(schoolSitePlace(path), path).toBeNull()
     }
     for (const path of ['/trpc/catalog.search', '/assets/index.js', '/favicon.svg', '/administer', '/s', '/x/y']) {

@@ -1,8 +1,10 @@
 // 'My courses': the courses the learner bought or started (through Premium), with their real progress and a
-// Continue learning button into the player; a course's next live session, and the way to /live (decision 0142).
+// Continue learning button into the player; a course's next live session, and the way to /live (decision 0142). On a
+// school's own domain, the school's courses only, and a link to the rest on the marketplace (decision 0150).
 
 import { useQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
+import { type SchoolSite, useSite } from '#client/lib/site.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
 import { formatDate } from '#shared/dates.ts'
@@ -20,6 +22,7 @@ type MyCourse = RouterOutputs['learning']['myCourses'][number]
 export function MyCourses() {
   const trpc = useTRPC()
   const courses = useQuery(trpc.learning.myCourses.queryOptions())
+  const site = useSite()
   return (
     <QueryList
       query={courses}
@@ -32,8 +35,35 @@ export function MyCourses() {
         </Link>
       }
     >
-      {(list) => <CourseList courses={list} />}
+      {(list) => (site ? <SchoolCourseList courses={list} site={site} /> : <CourseList courses={list} />)}
     </QueryList>
+  )
+}
+
+/** On a school's site: its courses, and how many of the learner's courses are elsewhere (the marketplace's). */
+function SchoolCourseList({ courses, site }: { courses: MyCourse[]; site: SchoolSite }) {
+  const mine = courses.filter((course) => course.school === site.slug)
+  const elsewhere = courses.length - mine.length
+  return (
+    <>
+      {mine.length > 0 ? (
+        <CourseList courses={mine} />
+      ) : (
+        <p className={css({ color: 'fg.muted' })}>You have not enrolled in any of {site.name}’s courses yet.</p>
+      )}
+      {elsewhere > 0 ? (
+        <p className={css({ mt: '4', fontSize: 'sm' })} data-testid="my-courses-elsewhere">
+          {elsewhere === 1 ? 'One more course' : `${elsewhere} more courses`} in your account{' '}
+          {elsewhere === 1 ? 'is' : 'are'} not from {site.name}.{' '}
+          <a
+            href={`${site.marketplaceUrl}/account#my-courses`}
+            className={css({ textDecoration: 'underline', fontWeight: 'semibold' })}
+          >
+            See all your courses
+          </a>
+        </p>
+      ) : null}
+    </>
   )
 }
 

@@ -170,6 +170,9 @@ describe('a school’s own domain', () => {
       '/instructors/someone',
       '/s/elsewhere-school',
       `/courses/${strangersCourse.id}?from=search`,
+      // The player of a course that is not the school's is the marketplace's too (decision 0150).
+      `/learn/${strangersCourse.id}`,
+      `/learn/${strangersCourse.id}/a-lesson`,
       '/bundles/someone-elses-bundle',
     ]) {
       expect([path, await goesTo(path)]).toEqual([path, `http://storefront.test${path}`])
@@ -180,6 +183,8 @@ describe('a school’s own domain', () => {
       .execute()
     for (const path of [
       `/courses/${ownCourse.id}`,
+      `/learn/${ownCourse.id}`,
+      `/learn/${ownCourse.id}/a-lesson`,
       '/bundles/cora-pack',
       '/s/cora-academy',
       '/s/Cora-Academy',
@@ -204,6 +209,28 @@ describe('a school’s own domain', () => {
     })
     expect(await site('127.0.0.1')).toBeNull()
     expect(await site('unknown.example.test')).toBeNull()
+    // And, for a course's page or player or a bundle's page, whether the site serves it: the first hook's answer.
+    const serves = async (input: object, host = 'academy.example.test') =>
+      (
+        await app().inject({
+          url: `/trpc/domains.serves?input=${encodeURIComponent(JSON.stringify(input))}`,
+          headers: { host },
+        })
+      ).json().result.data
+    expect(await serves({ courseId: ownCourse.id })).toBe(true)
+    expect(await serves({ courseId: strangersCourse.id })).toBe(false)
+    expect(await serves({ courseId: 'no-such-course' })).toBe(false)
+    expect(await serves({ bundleSlug: 'cora-pack' })).toBe(true)
+    expect(await serves({ bundleSlug: 'someone-elses-bundle' })).toBe(false)
+    expect(await serves({ courseId: strangersCourse.id }, '127.0.0.1')).toBe(true)
+    // My courses names each course's school, so the school's site lists its own (decision 0150).
+    const { user: learner } = await buyerOfCourse(db(), ownCourse.id)
+    await buyerOfCourse(db(), strangersCourse.id, learner)
+    const mine = await (await callerAs(db(), learner)).learning.myCourses()
+    expect(Object.fromEntries(mine.map((course) => [course.id, course.school]))).toEqual({
+      [ownCourse.id]: 'cora-academy',
+      [strangersCourse.id]: 'elsewhere-school',
+    })
     const staffLogin = await trpc(
       'admin.session.login',
       { email: owner.email, password: 'x' },

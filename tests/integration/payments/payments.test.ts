@@ -450,6 +450,7 @@ describe('bank transfer and PayPal', () => {
         discountMinor: 0,
         freeTrial: false,
         courseId: null,
+        bundleId: null,
         bundleTitle: null,
         refunded: false,
         refundRequest: null,
