@@ -9,6 +9,7 @@ import { createCreator } from '../support/creator-courses.ts'
 import { ownedCourse } from '../support/earnings.ts'
 import { createUser } from '../support/factories.ts'
 import { placeOrder } from '../support/orders.ts'
+import { axeViolations } from './a11y.ts'
 import { expect, signInAs, test } from './fixtures.ts'
 
 test('a bundle is bought and one course of it refunded', async ({ page, db, baseURL }) => {
@@ -273,6 +274,12 @@ test('a buyer asks for a refund of a course bought in a bundle: one request for 
   await expect(reason).toHaveAccessibleDescription(
     'The refund covers every course of the bundle still in your account.',
   )
+  // At a phone's width too, the form and its hint fit and read.
+  await page.setViewportSize({ width: 390, height: 844 })
+  const box = await order.boundingBox()
+  expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(390)
+  expect(await axeViolations(page)).toEqual([])
+  await page.setViewportSize({ width: 1280, height: 720 })
   await reason.fill('Neither course was what I expected')
   await order.getByRole('button', { name: 'Send refund request' }).click()
   await expect(page.getByText('Refund requested. We will reply by e-mail.')).toBeVisible()
@@ -285,6 +292,7 @@ test('a buyer asks for a refund of a course bought in a bundle: one request for 
   await expect(request).toContainText(`Bundle “${title}” ($70.00)`)
   await expect(request.getByTestId('refund-request-bundle')).toContainText(first.title)
   await expect(request.getByTestId('refund-request-bundle')).toContainText(second.title)
+  expect(await axeViolations(page)).toEqual([])
   await request.getByRole('button', { name: 'Approve' }).click()
   await request.getByLabel('Refund reference (PayPal or bank)').fill(`BANK-BR-${stamp}`)
   await request.getByRole('button', { name: 'Approve and refund' }).click()

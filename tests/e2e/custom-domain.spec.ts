@@ -12,6 +12,7 @@ import { e2eChromiumPath, HEADLESS_CHROMIUM_ARGS } from '../support/chromium.ts'
 import { createCreator, createCreatorCourse } from '../support/creator-courses.ts'
 import { createUser } from '../support/factories.ts'
 import { buyerOfCourse } from '../support/learning.ts'
+import { axeViolations } from './a11y.ts'
 import { expect, signInAs, test } from './fixtures.ts'
 
 test.use({
@@ -206,6 +207,7 @@ test('on a school’s domain My courses lists the school’s courses, and anothe
     'href',
     `${baseURL}/account#my-courses`,
   )
+  expect(await axeViolations(page)).toEqual([])
   // The school's course plays there, followed from My courses.
   await list.getByRole('link', { name: 'Continue learning' }).click()
   await expect(page).toHaveURL(new RegExp(`^${site}/learn/${own.id}`))
