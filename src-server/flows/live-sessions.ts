@@ -22,6 +22,7 @@ import { courseHoldersNow } from '../access/course-holders.ts'
 import { everHeld, ownedCourseIds } from '../access/courses.ts'
 import { findCourseForLearning } from '../catalog/repository-lessons.ts'
 import { courseRoleOf } from '../creators/course-team.ts'
+import { schoolSlugsOfCourses } from '../creators/schools.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
@@ -301,7 +302,12 @@ export async function liveSessionsPage(db: DB, actor: LiveActor) {
   )
   const all = [...(upcoming ?? []), ...(past ?? [])]
   const ids = all.map((row) => row.id)
-  const [counts, mine] = await Promise.all([seatCounts(db, ids), myStatuses(db, actor.id, ids)])
+  const courseIds = [...new Set(all.flatMap((row) => (row.course_id ? [row.course_id] : [])))]
+  const [counts, mine, schools] = await Promise.all([
+    seatCounts(db, ids),
+    myStatuses(db, actor.id, ids),
+    schoolSlugsOfCourses(db, courseIds),
+  ])
   const view = (row: (typeof all)[number]) => {
     const status = mine.get(row.id) ?? null
     const opens = row.starts_at.getTime() - JOIN_OPENS_MINUTES_BEFORE * MINUTE
@@ -309,6 +315,8 @@ export async function liveSessionsPage(db: DB, actor: LiveActor) {
     const seats = counts.get(row.id) ?? { registered: 0, waitlisted: 0 }
     return {
       ...sessionFacts(row),
+      /** The school of the session's course (a Premium session has none): a school's own domain lists its own. */
+      school: row.course_id ? (schools.get(row.course_id) ?? null) : null,
       endsAt: endsAt(row).toISOString(),
       seatsLeft: Math.max(0, row.capacity - seats.registered),
       waitlisted: seats.waitlisted,

@@ -1,8 +1,8 @@
 // A school's own domain and brand (issue 36, decision 0063): the Enterprise owner adds a domain on /studio/domain and
 // sees the TXT record to create, saves a brand; once the domain is verified (the TXT check itself runs against a
 // local DNS server in tests/integration/creators/school-domain.test.ts), the school's pages answer on that Host with
-// its brand and no SkillForge in sight. A learner there finds the school's courses in My courses, and another
-// course's player opens on the marketplace (decision 0150). Chromium maps the domain to this machine
+// its brand and no SkillForge in sight. A learner there finds the school's courses in My courses and its sessions on
+// /live, and another course's player opens on the marketplace (decision 0150). Chromium maps the domain to this machine
 // (--host-resolver-rules).
 import { randomBytes } from 'node:crypto'
 import { get as httpGet } from 'node:http'
@@ -211,6 +211,33 @@ test('on a school’s domain My courses lists the school’s courses, and anothe
   // The school's course plays there, followed from My courses.
   await list.getByRole('link', { name: 'Continue learning' }).click()
   await expect(page).toHaveURL(new RegExp(`^${site}/learn/${own.id}`))
+  // /live there: the school's course's session; the other course's is counted, with the way to it.
+  const liveOf = (courseId: string, title: string) => ({
+    host_id: owner.id,
+    course_id: courseId,
+    title,
+    description: '',
+    starts_at: new Date(Date.now() + 3 * 86_400_000),
+    duration_minutes: 60,
+    time_zone: 'Europe/London',
+    capacity: 20,
+    join_url: 'https://meet.example.com/abc-defg',
+  })
+  await db
+    .insertInto('live_sessions')
+    .values([liveOf(own.id, `School Live ${stamp}`), liveOf(other.id, `Marketplace Live ${stamp}`)])
+    .execute()
+  await page.goto(`${site}/live`)
+  await expect(page.getByText(`Live sessions of ${school.name}’s courses you hold.`)).toBeVisible()
+  await expect(page.getByTestId('live-session').filter({ hasText: `School Live ${stamp}` })).toBeVisible()
+  await expect(page.getByTestId('live-session').filter({ hasText: `Marketplace Live ${stamp}` })).toHaveCount(0)
+  await expect(page.getByTestId('live-elsewhere')).toHaveText(
+    `One more live session you may attend is not from ${school.name}. See all your live sessions`,
+  )
+  await expect(page.getByRole('link', { name: 'See all your live sessions' })).toHaveAttribute(
+    'href',
+    `${baseURL}/live`,
+  )
   // The other course's player, asked for on the school's domain, is the marketplace's.
   await page.goto(`${site}/learn/${other.id}`)
   await expect(page).toHaveURL(new RegExp(`^${baseURL}/`))

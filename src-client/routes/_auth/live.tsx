@@ -1,6 +1,7 @@
 // /live (issue 34): upcoming and past live sessions. Premium members see every session, buyers their courses'; register
 // (or join the waitlist), cancel, and from 15 minutes before the start the Join link (through /live/<id>/join, which
-// records attendance). Past sessions show their recording.
+// records attendance). Past sessions show their recording. On a school's own domain, the school's courses' sessions
+// only, and a link to the rest on the marketplace (decision 0150).
 
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
@@ -13,6 +14,7 @@ import { routeError } from '#client/components/ui/RouteError.tsx'
 import { EmptyState, LoadingState } from '#client/components/ui/states.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
 import { countOf } from '#client/lib/format.ts'
+import { useSite } from '#client/lib/site.ts'
 import { whilePending } from '#client/lib/while-pending.ts'
 import { formatDate } from '#shared/dates.ts'
 import { css, cx } from '#styled-system/css'
@@ -45,6 +47,7 @@ type Item = {
   title: string
   description: string
   courseTitle: string | null
+  school: string | null
   startsAt: string
   durationMinutes: number
   timeZone: string
@@ -178,12 +181,19 @@ function LivePage() {
   const { trpc } = Route.useRouteContext()
   const { join } = Route.useSearch()
   const { data } = useSuspenseQuery(trpc.live.list.queryOptions())
+  const site = useSite()
+  const own = (items: Item[]) => (site ? items.filter((item) => item.school === site.slug) : items)
+  const upcoming = own(data.upcoming)
+  const past = own(data.past)
+  const elsewhere = data.upcoming.length + data.past.length - upcoming.length - past.length
   return (
     <main>
       <PageIntro title="Live sessions">
-        {data.premium
-          ? 'Every live session is open to you as a Premium member.'
-          : 'Live sessions of the courses you hold.'}
+        {site
+          ? `Live sessions of ${site.name}’s courses you hold.`
+          : data.premium
+            ? 'Every live session is open to you as a Premium member.'
+            : 'Live sessions of the courses you hold.'}
       </PageIntro>
       <Container className={css({ py: '8', display: 'flex', flexDir: 'column', gap: '8' })}>
         {join ? <FormAlert>{JOIN_REFUSALS[join]}</FormAlert> : null}
@@ -191,9 +201,9 @@ function LivePage() {
           <h2 id="upcoming-title" className={css({ fontSize: 'xl', fontWeight: 'bold', mb: '3' })}>
             Upcoming
           </h2>
-          {data.upcoming.length === 0 ? (
+          {upcoming.length === 0 ? (
             <EmptyState title="No upcoming live sessions">
-              {data.premium ? null : (
+              {data.premium || site ? null : (
                 <p className={css({ mt: '2' })}>
                   Premium members join every session.{' '}
                   <Link to="/pricing" className={css({ textDecoration: 'underline' })}>
@@ -204,7 +214,7 @@ function LivePage() {
             </EmptyState>
           ) : (
             <ul className={list}>
-              {data.upcoming.map((item) => (
+              {upcoming.map((item) => (
                 <SessionItem key={item.id} item={item} past={false} />
               ))}
             </ul>
@@ -214,16 +224,28 @@ function LivePage() {
           <h2 id="past-title" className={css({ fontSize: 'xl', fontWeight: 'bold', mb: '3' })}>
             Past
           </h2>
-          {data.past.length === 0 ? (
+          {past.length === 0 ? (
             <p>No past sessions yet.</p>
           ) : (
             <ul className={list}>
-              {data.past.map((item) => (
+              {past.map((item) => (
                 <SessionItem key={item.id} item={item} past />
               ))}
             </ul>
           )}
         </section>
+        {site && elsewhere > 0 ? (
+          <p className={css({ fontSize: 'sm' })} data-testid="live-elsewhere">
+            {elsewhere === 1 ? 'One more live session' : `${elsewhere} more live sessions`} you may attend{' '}
+            {elsewhere === 1 ? 'is' : 'are'} not from {site.name}.{' '}
+            <a
+              href={`${site.marketplaceUrl}/live`}
+              className={css({ textDecoration: 'underline', fontWeight: 'semibold' })}
+            >
+              See all your live sessions
+            </a>
+          </p>
+        ) : null}
       </Container>
     </main>
   )

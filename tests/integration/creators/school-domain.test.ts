@@ -231,6 +231,31 @@ describe('a school’s own domain', () => {
       [ownCourse.id]: 'cora-academy',
       [strangersCourse.id]: 'elsewhere-school',
     })
+    // So do the live sessions of /live (a Premium session has no school).
+    const liveOf = (courseId: string | null, title: string) => ({
+      host_id: owner.id,
+      course_id: courseId,
+      title,
+      description: '',
+      starts_at: new Date(Date.now() + 3 * 86_400_000),
+      duration_minutes: 60,
+      time_zone: 'Europe/London',
+      capacity: 20,
+      join_url: 'https://meet.example.com/abc-defg',
+    })
+    await db()
+      .insertInto('live_sessions')
+      .values([
+        liveOf(ownCourse.id, 'Cora live'),
+        liveOf(strangersCourse.id, 'Elsewhere live'),
+        liveOf(null, 'Premium live'),
+      ])
+      .execute()
+    const live = await (await callerAs(db(), learner)).live.list()
+    expect(Object.fromEntries(live.upcoming.map((session) => [session.title, session.school]))).toMatchObject({
+      'Cora live': 'cora-academy',
+      'Elsewhere live': 'elsewhere-school',
+    })
     const staffLogin = await trpc(
       'admin.session.login',
       { email: owner.email, password: 'x' },
