@@ -10,7 +10,8 @@
  * - `home`: the marketplace's home and catalogue, whose school-site counterpart is the school's page;
  * - `marketplace`: the marketplace's (or the platform's team's) pages, sent to the same address on its origin;
  * - `course`, `bundle`, `schoolPage`: served when it is this school's, else sent to the marketplace;
- * - `learning`: the player (/learn/{course}/…), served when its course is this school's, as a course page is;
+ * - `learning`: the player (/learn/{course}/…), served when its course is this school's, as a course page is; so is
+ *   a conversation with a course's instructors (/account/messages/{course});
  * - `auth`: the school's (callback, single sign-on), but Google's and Facebook's sign-in start on the platform.
  */
 export const SCHOOL_SITE_SEGMENTS = {
@@ -105,6 +106,10 @@ export function schoolSitePlace(pathname: string): SchoolSitePlace | null {
       return { to: 'course', courseId: decoded(second) }
     case 'learning':
       return second ? { to: 'course', courseId: decoded(second) } : null
+    case 'school': {
+      const course = first === 'account' && second === 'messages' ? (parts[3] ?? '') : ''
+      return course ? { to: 'course', courseId: decoded(course) } : null
+    }
     case 'bundle':
       return second ? { to: 'bundle', slug: decoded(second) } : null
     case 'schoolPage':

@@ -24,6 +24,7 @@ import { ownsCourse } from '../access/courses.ts'
 import { findCourseForLearning } from '../catalog/repository-lessons.ts'
 import { coursesWithLiveTeacher, isHouseCourse } from '../creators/course-team.ts'
 import { canOnCourse, SCHOOL_PERMISSIONS } from '../creators/school-access.ts'
+import { schoolSlugsOfCourses } from '../creators/schools.ts'
 import {
   attachMessageFiles,
   filesOfThread,
@@ -156,10 +157,13 @@ export async function memberConversation(db: DB, user: Person, courseId: string)
 
 export async function memberInbox(db: DB, user: Person) {
   const rows = await memberThreads(db, user.id)
+  // Each course's school: a school's own domain lists its own conversations (decision 0150).
+  const schools = await schoolSlugsOfCourses(db, [...new Set(rows.map((row) => row.course_id))])
   return rows.map((row) => ({
     id: row.id,
     courseId: row.course_id,
     courseTitle: row.course_title,
+    school: schools.get(row.course_id) ?? null,
     subject: row.subject,
     closed: row.closed_at !== null,
     unread: Number(row.unread),

@@ -1,8 +1,8 @@
 // A school's own domain and brand (issue 36, decision 0063): the Enterprise owner adds a domain on /studio/domain and
 // sees the TXT record to create, saves a brand; once the domain is verified (the TXT check itself runs against a
 // local DNS server in tests/integration/creators/school-domain.test.ts), the school's pages answer on that Host with
-// its brand and no SkillForge in sight. A learner there finds the school's courses in My courses and its sessions on
-// /live, and another course's player opens on the marketplace (decision 0150). Chromium maps the domain to this machine
+// its brand and no SkillForge in sight. A learner there finds the school's courses in My courses, its sessions on
+// /live and its conversations in Messages; another course's player opens on the marketplace (decision 0150). Chromium maps the domain to this machine
 // (--host-resolver-rules).
 import { randomBytes } from 'node:crypto'
 import { get as httpGet } from 'node:http'
@@ -238,6 +238,22 @@ test('on a school’s domain My courses lists the school’s courses, and anothe
     'href',
     `${baseURL}/live`,
   )
+  // The conversations with instructors there: the school's course's; the other one is counted, and its page is the
+  // marketplace's.
+  await db
+    .insertInto('course_message_threads')
+    .values([
+      { course_id: own.id, member_id: learner.id, subject: `About the school ${stamp}` },
+      { course_id: other.id, member_id: learner.id, subject: `About elsewhere ${stamp}` },
+    ])
+    .execute()
+  await page.goto(`${site}/account/messages`)
+  await expect(page.getByTestId('conversation')).toHaveText([new RegExp(`About the school ${stamp}`)])
+  await expect(page.getByTestId('messages-elsewhere')).toHaveText(
+    `One more conversation with an instructor is not from ${school.name}. See all your messages`,
+  )
+  await page.goto(`${site}/account/messages/${other.id}`)
+  await expect(page).toHaveURL(new RegExp(`^${baseURL}/`))
   // The other course's player, asked for on the school's domain, is the marketplace's.
   await page.goto(`${site}/learn/${other.id}`)
   await expect(page).toHaveURL(new RegExp(`^${baseURL}/`))

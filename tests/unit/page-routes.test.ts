@@ -55,8 +55,9 @@ describe('page routes', () => {
     // The player is checked by its course, as the course's page is.
     expect(schoolSitePlace('/learn/c-1')).toEqual({ to: 'course', courseId: 'c-1' })
     expect(schoolSitePlace('/learn/c%201/l-1')).toEqual({ to: 'course', courseId: 'c 1' })
+    expect(schoolSitePlace('/account/messages/c-1')).toEqual({ to: 'course', courseId: 'c-1' })
     // The learner's pages, and what is not a page at all, are served as they are.
-    for (const path of ['/cart', '/login', '/account/security', '/learn', '/auth/callback', '/privacy']) {
+    for (const path of ['/cart', '/login', '/account/security', '/account/messages', '/learn', '/auth/callback']) {
       expect(schoolSitePlace(path), path).toBeNull()
     }
     for (const path of ['/trpc/catalog.search', '/assets/index.js', '/favicon.svg', '/administer', '/s', '/x/y']) {

@@ -9,6 +9,7 @@ import type { RouterOutputs } from '#client/lib/types.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
 import { formatDate } from '#shared/dates.ts'
 import { css, cx } from '#styled-system/css'
+import { ElsewhereNote } from '../layout/ElsewhereNote.tsx'
 import { ProgressBar } from '../learning/ProgressBar.tsx'
 import { progressLabel } from '../learning/progress-label.ts'
 import { LiveSessionLine, type UpcomingSession } from '../live/UpcomingLive.tsx'
@@ -43,7 +44,6 @@ export function MyCourses() {
 /** On a school's site: its courses, and how many of the learner's courses are elsewhere (the marketplace's). */
 function SchoolCourseList({ courses, site }: { courses: MyCourse[]; site: SchoolSite }) {
   const mine = courses.filter((course) => course.school === site.slug)
-  const elsewhere = courses.length - mine.length
   return (
     <>
       {mine.length > 0 ? (
@@ -51,18 +51,14 @@ function SchoolCourseList({ courses, site }: { courses: MyCourse[]; site: School
       ) : (
         <p className={css({ color: 'fg.muted' })}>You have not enrolled in any of {site.name}’s courses yet.</p>
       )}
-      {elsewhere > 0 ? (
-        <p className={css({ mt: '4', fontSize: 'sm' })} data-testid="my-courses-elsewhere">
-          {elsewhere === 1 ? 'One more course' : `${elsewhere} more courses`} in your account{' '}
-          {elsewhere === 1 ? 'is' : 'are'} not from {site.name}.{' '}
-          <a
-            href={`${site.marketplaceUrl}/account#my-courses`}
-            className={css({ textDecoration: 'underline', fontWeight: 'semibold' })}
-          >
-            See all your courses
-          </a>
-        </p>
-      ) : null}
+      <ElsewhereNote
+        site={site}
+        count={courses.length - mine.length}
+        noun={['course in your account', 'courses in your account']}
+        path="/account#my-courses"
+        linkText="See all your courses"
+        testId="my-courses-elsewhere"
+      />
     </>
   )
 }

@@ -1,5 +1,6 @@
 // The member's conversations with instructors (issue 34): one per course, with unread counts, and the mail setting
-// (one e-mail per message, or a daily digest).
+// (one e-mail per message, or a daily digest). On a school's own domain, those of the school's courses only, and a
+// link to the rest on the marketplace (decision 0150).
 
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
@@ -7,11 +8,13 @@ import type { ChangeEvent } from 'react'
 import { SectionCard } from '#client/components/account/SectionCard.tsx'
 import { useSaveMailSetting } from '#client/components/instructor-messages/mail-setting.ts'
 import { threadLink } from '#client/components/instructor-messages/thread-link.ts'
+import { ElsewhereNote } from '#client/components/layout/ElsewhereNote.tsx'
 import { PageIntro } from '#client/components/layout/PageIntro.tsx'
 import { CheckboxField } from '#client/components/ui/form.tsx'
 import { Container } from '#client/components/ui/layout.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { EmptyState, LoadingState } from '#client/components/ui/states.tsx'
+import { useSite } from '#client/lib/site.ts'
 import { whilePending } from '#client/lib/while-pending.ts'
 import { formatDate } from '#shared/dates.ts'
 import { css } from '#styled-system/css'
@@ -46,7 +49,9 @@ function DigestSetting() {
 
 function MessagesPage() {
   const { trpc } = Route.useRouteContext()
-  const { data: threads } = useSuspenseQuery(trpc.instructorMessages.mine.queryOptions())
+  const { data: all } = useSuspenseQuery(trpc.instructorMessages.mine.queryOptions())
+  const site = useSite()
+  const threads = site ? all.filter((thread) => thread.school === site.slug) : all
   return (
     <main>
       <PageIntro title="Messages with instructors" />
@@ -74,6 +79,16 @@ function MessagesPage() {
               ))}
             </ul>
           )}
+          {site ? (
+            <ElsewhereNote
+              site={site}
+              count={all.length - threads.length}
+              noun={['conversation with an instructor', 'conversations with instructors']}
+              path="/account/messages"
+              linkText="See all your messages"
+              testId="messages-elsewhere"
+            />
+          ) : null}
         </SectionCard>
         <SectionCard title="E-mail">
           <DigestSetting />

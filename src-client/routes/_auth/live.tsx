@@ -5,6 +5,7 @@
 
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
+import { ElsewhereNote } from '#client/components/layout/ElsewhereNote.tsx'
 import { PageIntro } from '#client/components/layout/PageIntro.tsx'
 import { button } from '#client/components/ui/button.ts'
 import { borderedCard } from '#client/components/ui/card.ts'
@@ -234,17 +235,15 @@ function LivePage() {
             </ul>
           )}
         </section>
-        {site && elsewhere > 0 ? (
-          <p className={css({ fontSize: 'sm' })} data-testid="live-elsewhere">
-            {elsewhere === 1 ? 'One more live session' : `${elsewhere} more live sessions`} you may attend{' '}
-            {elsewhere === 1 ? 'is' : 'are'} not from {site.name}.{' '}
-            <a
-              href={`${site.marketplaceUrl}/live`}
-              className={css({ textDecoration: 'underline', fontWeight: 'semibold' })}
-            >
-              See all your live sessions
-            </a>
-          </p>
+        {site ? (
+          <ElsewhereNote
+            site={site}
+            count={elsewhere}
+            noun={['live session you may attend', 'live sessions you may attend']}
+            path="/live"
+            linkText="See all your live sessions"
+            testId="live-elsewhere"
+          />
         ) : null}
       </Container>
     </main>

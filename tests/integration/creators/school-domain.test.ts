@@ -173,6 +173,7 @@ describe('a school’s own domain', () => {
       // The player of a course that is not the school's is the marketplace's too (decision 0150).
       `/learn/${strangersCourse.id}`,
       `/learn/${strangersCourse.id}/a-lesson`,
+      `/account/messages/${strangersCourse.id}`,
       '/bundles/someone-elses-bundle',
     ]) {
       expect([path, await goesTo(path)]).toEqual([path, `http://storefront.test${path}`])
@@ -185,6 +186,8 @@ describe('a school’s own domain', () => {
       `/courses/${ownCourse.id}`,
       `/learn/${ownCourse.id}`,
       `/learn/${ownCourse.id}/a-lesson`,
+      `/account/messages/${ownCourse.id}`,
+      '/account/messages',
       '/bundles/cora-pack',
       '/s/cora-academy',
       '/s/Cora-Academy',
@@ -251,6 +254,19 @@ describe('a school’s own domain', () => {
         liveOf(null, 'Premium live'),
       ])
       .execute()
+    // And the conversations with instructors.
+    await db()
+      .insertInto('course_message_threads')
+      .values([
+        { course_id: ownCourse.id, member_id: learner.id, subject: 'To Cora' },
+        { course_id: strangersCourse.id, member_id: learner.id, subject: 'To elsewhere' },
+      ])
+      .execute()
+    const inbox = await (await callerAs(db(), learner)).instructorMessages.mine()
+    expect(Object.fromEntries(inbox.map((thread) => [thread.subject, thread.school]))).toEqual({
+      'To Cora': 'cora-academy',
+      'To elsewhere': 'elsewhere-school',
+    })
     const live = await (await callerAs(db(), learner)).live.list()
     expect(Object.fromEntries(live.upcoming.map((session) => [session.title, session.school]))).toMatchObject({
       'Cora live': 'cora-academy',
