@@ -12,6 +12,7 @@ import { e2eChromiumPath, HEADLESS_CHROMIUM_ARGS } from '../support/chromium.ts'
 import { createCreator, createCreatorCourse } from '../support/creator-courses.ts'
 import { createUser } from '../support/factories.ts'
 import { buyerOfCourse } from '../support/learning.ts'
+import { liveSessionRow } from '../support/live.ts'
 import { axeViolations } from './a11y.ts'
 import { expect, signInAs, test } from './fixtures.ts'
 
@@ -212,17 +213,7 @@ test('on a school’s domain My courses lists the school’s courses, and anothe
   await list.getByRole('link', { name: 'Continue learning' }).click()
   await expect(page).toHaveURL(new RegExp(`^${site}/learn/${own.id}`))
   // /live there: the school's course's session; the other course's is counted, with the way to it.
-  const liveOf = (courseId: string, title: string) => ({
-    host_id: owner.id,
-    course_id: courseId,
-    title,
-    description: '',
-    starts_at: new Date(Date.now() + 3 * 86_400_000),
-    duration_minutes: 60,
-    time_zone: 'Europe/London',
-    capacity: 20,
-    join_url: 'https://meet.example.com/abc-defg',
-  })
+  const liveOf = (courseId: string, title: string) => liveSessionRow({ hostId: owner.id, courseId, title })
   await db
     .insertInto('live_sessions')
     .values([liveOf(own.id, `School Live ${stamp}`), liveOf(other.id, `Marketplace Live ${stamp}`)])

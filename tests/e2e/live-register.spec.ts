@@ -5,6 +5,7 @@
 // written after it; the recording is a lesson or a link, chosen; seats taken bound the capacity.
 import { createUser } from '../support/factories.ts'
 import { buyerOfCourse, lessonsOf, premiumMember } from '../support/learning.ts'
+import { liveSessionRow } from '../support/live.ts'
 import { studioCourseOf } from '../support/studio.ts'
 import { expect, signInAs, test } from './fixtures.ts'
 
@@ -12,17 +13,13 @@ test('a registration refused because the session was just cancelled says so', as
   const host = await createUser(db, { role: 'editor' })
   const session = await db
     .insertInto('live_sessions')
-    .values({
-      host_id: host.id,
-      course_id: null,
-      title: 'Cancelled meanwhile',
-      description: '',
-      starts_at: new Date(Date.now() + 3 * 86_400_000),
-      duration_minutes: 60,
-      time_zone: 'Europe/London',
-      capacity: 20,
-      join_url: 'https://meet.example.com/abc-defg',
-    })
+    .values(
+      liveSessionRow({
+        hostId: host.id,
+        courseId: null,
+        title: 'Cancelled meanwhile',
+      }),
+    )
     .returning('id')
     .executeTakeFirstOrThrow()
   const { user } = await premiumMember(db)
@@ -41,17 +38,14 @@ test('the last seat of a session is told as one seat', async ({ page, db, baseUR
   const host = await createUser(db, { role: 'editor' })
   await db
     .insertInto('live_sessions')
-    .values({
-      host_id: host.id,
-      course_id: null,
-      title: 'One seat only',
-      description: '',
-      starts_at: new Date(Date.now() + 3 * 86_400_000),
-      duration_minutes: 60,
-      time_zone: 'Europe/London',
-      capacity: 1,
-      join_url: 'https://meet.example.com/abc-defg',
-    })
+    .values(
+      liveSessionRow({
+        hostId: host.id,
+        courseId: null,
+        title: 'One seat only',
+        capacity: 1,
+      }),
+    )
     .execute()
   const { user } = await premiumMember(db)
   await signInAs(page, baseURL as string, db, user)
@@ -73,35 +67,29 @@ test('a past session with both a recording lesson and a link shows two separate 
   const [lesson] = await lessonsOf(db, 'modern-react-typescript')
   await db
     .insertInto('live_sessions')
-    .values({
-      host_id: host.id,
-      course_id: 'modern-react-typescript',
-      title: 'Recorded twice',
-      description: '',
-      starts_at: new Date(Date.now() - 3 * 86_400_000),
-      duration_minutes: 60,
-      time_zone: 'Europe/London',
-      capacity: 20,
-      join_url: 'https://meet.example.com/abc-defg',
-      recording_url: 'https://video.example.com/recorded-twice',
-      recording_lesson_id: lesson?.id ?? null,
-    })
+    .values(
+      liveSessionRow({
+        hostId: host.id,
+        courseId: 'modern-react-typescript',
+        title: 'Recorded twice',
+        starts_at: new Date(Date.now() - 3 * 86_400_000),
+        recording_url: 'https://video.example.com/recorded-twice',
+        recording_lesson_id: lesson?.id ?? null,
+      }),
+    )
     .execute()
   // A cancelled session never took place: it waits for no recording.
   await db
     .insertInto('live_sessions')
-    .values({
-      host_id: host.id,
-      course_id: null,
-      title: 'Called off last week',
-      description: '',
-      starts_at: new Date(Date.now() - 7 * 86_400_000),
-      duration_minutes: 60,
-      time_zone: 'Europe/London',
-      capacity: 20,
-      join_url: 'https://meet.example.com/abc-defg',
-      cancelled_at: new Date(Date.now() - 8 * 86_400_000),
-    })
+    .values(
+      liveSessionRow({
+        hostId: host.id,
+        courseId: null,
+        title: 'Called off last week',
+        starts_at: new Date(Date.now() - 7 * 86_400_000),
+        cancelled_at: new Date(Date.now() - 8 * 86_400_000),
+      }),
+    )
     .execute()
   const { user } = await premiumMember(db)
   await signInAs(page, baseURL as string, db, user)
@@ -125,17 +113,14 @@ test('a course’s buyer finds its live session on the course page, in the playe
   // Two hours ahead: the course's next session, whatever other specs scheduled for it later.
   const session = await db
     .insertInto('live_sessions')
-    .values({
-      host_id: host.id,
-      course_id: courseId,
-      title,
-      description: '',
-      starts_at: new Date(Date.now() + 2 * 3_600_000),
-      duration_minutes: 60,
-      time_zone: 'Europe/London',
-      capacity: 20,
-      join_url: 'https://meet.example.com/abc-defg',
-    })
+    .values(
+      liveSessionRow({
+        hostId: host.id,
+        courseId,
+        title,
+        starts_at: new Date(Date.now() + 2 * 3_600_000),
+      }),
+    )
     .returning('id')
     .executeTakeFirstOrThrow()
   const { user } = await buyerOfCourse(db, courseId)
@@ -174,17 +159,15 @@ test.describe('in a browser in another time zone than the session’s', () => {
     const courseId = await studioCourseOf(db, instructor.id)
     const evening = await db
       .insertInto('live_sessions')
-      .values({
-        host_id: instructor.id,
-        course_id: courseId,
-        title: 'Evening in New York',
-        description: '',
-        starts_at: new Date('2027-03-10T23:00:00Z'), // 18:00 in New York (EST), 23:00 in this browser
-        duration_minutes: 60,
-        time_zone: 'America/New_York',
-        capacity: 20,
-        join_url: 'https://meet.example.com/abc-defg',
-      })
+      .values(
+        liveSessionRow({
+          hostId: instructor.id,
+          courseId,
+          title: 'Evening in New York',
+          starts_at: new Date('2027-03-10T23:00:00Z'), // 18:00 in New York (EST), 23:00 in this browser
+          time_zone: 'America/New_York',
+        }),
+      )
       .returning('id')
       .executeTakeFirstOrThrow()
     for (const name of ['Ana', 'Ben', 'Cai']) {
@@ -196,17 +179,14 @@ test.describe('in a browser in another time zone than the session’s', () => {
     }
     const past = await db
       .insertInto('live_sessions')
-      .values({
-        host_id: instructor.id,
-        course_id: courseId,
-        title: 'Morning recorded',
-        description: '',
-        starts_at: new Date(Date.now() - 2 * 86_400_000),
-        duration_minutes: 60,
-        time_zone: 'Europe/London',
-        capacity: 20,
-        join_url: 'https://meet.example.com/abc-defg',
-      })
+      .values(
+        liveSessionRow({
+          hostId: instructor.id,
+          courseId,
+          title: 'Morning recorded',
+          starts_at: new Date(Date.now() - 2 * 86_400_000),
+        }),
+      )
       .returning('id')
       .executeTakeFirstOrThrow()
     await signInAs(page, baseURL as string, db, instructor)

@@ -21,6 +21,7 @@ import { callerAs, createUser } from '../../support/factories.ts'
 import { startTestServer, type TestServer } from '../../support/http.ts'
 import { captureLog } from '../../support/jobs.ts'
 import { buyerOfCourse, lessonsOf } from '../../support/learning.ts'
+import { liveSessionRow } from '../../support/live.ts'
 
 let dns: LocalDnsServer
 let records: Map<string, string>
@@ -235,17 +236,7 @@ describe('a school’s own domain', () => {
       [strangersCourse.id]: 'elsewhere-school',
     })
     // So do the live sessions of /live (a Premium session has no school).
-    const liveOf = (courseId: string | null, title: string) => ({
-      host_id: owner.id,
-      course_id: courseId,
-      title,
-      description: '',
-      starts_at: new Date(Date.now() + 3 * 86_400_000),
-      duration_minutes: 60,
-      time_zone: 'Europe/London',
-      capacity: 20,
-      join_url: 'https://meet.example.com/abc-defg',
-    })
+    const liveOf = (courseId: string | null, title: string) => liveSessionRow({ hostId: owner.id, courseId, title })
     await db()
       .insertInto('live_sessions')
       .values([
