@@ -95,4 +95,7 @@ export const PAYMENT_MESSAGES = {
     'A plan and a monthly service are paid in separate checkouts. Please remove one from your cart, check out the other first, then add it back.',
   /** The cart no longer comes to the total the payment page showed (changed in another tab, a price changed). */
   totalChanged: 'Your cart changed: please review the new total',
+  /** On a school's own domain, the cart holds what others sell too (decision 0150). */
+  otherSellers:
+    'Your cart also holds items this school does not sell. Remove them to pay here, or pay for everything on the marketplace.',
 } as const

@@ -9,6 +9,7 @@ import { CartItemRow } from '../components/cart/CartItemRow.tsx'
 import { CartSummary } from '../components/cart/CartSummary.tsx'
 import { CouponForm } from '../components/cart/CouponForm.tsx'
 import { useRefreshPurchases } from '../components/cart/hooks.ts'
+import { holdsOtherSellers, OtherSellersNote } from '../components/cart/OtherSellersNote.tsx'
 import { PendingOrders } from '../components/cart/PendingOrders.tsx'
 import { PlanWithServiceNote } from '../components/cart/PlanWithServiceNote.tsx'
 import { PageIntro } from '../components/layout/PageIntro.tsx'
@@ -18,6 +19,7 @@ import { routeError } from '../components/ui/RouteError.tsx'
 import { EmptyState, LoadingState } from '../components/ui/states.tsx'
 import { notify, notifyError } from '../components/ui/toaster.tsx'
 import { focusElement, pageHeading } from '../lib/focus.ts'
+import { useSite } from '../lib/site.ts'
 import { useTRPC } from '../lib/use-trpc.ts'
 
 export const Route = createFileRoute('/cart')({
@@ -46,6 +48,7 @@ function CartPage() {
 function CartContent() {
   const trpc = useTRPC()
   const cart = useSuspenseQuery(trpc.cart.list.queryOptions())
+  const site = useSite()
   const refresh = useRefreshPurchases()
   const navigate = useNavigate()
   const remove = useMutation(trpc.cart.remove.mutationOptions())
@@ -168,10 +171,11 @@ function CartContent() {
           return (
             <CartSummary key={total.currency} total={total}>
               <PlanWithServiceNote lines={group} />
+              <OtherSellersNote lines={group} />
               <button
                 type="button"
                 className={`${button({ size: 'lg' })} ${css({ w: 'full', mt: '4' })}`}
-                disabled={mixesPlanAndService(group)}
+                disabled={mixesPlanAndService(group) || holdsOtherSellers(group, site)}
                 onClick={() => void checkout(total.currency)}
               >
                 Proceed to Checkout{totals.length > 1 ? ` (${total.currency})` : ''}

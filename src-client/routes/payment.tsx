@@ -8,6 +8,7 @@ import { BundleOverlap } from '../components/bundles/BundleOverlap.tsx'
 import { perInterval } from '../components/cart/CartItemRow.tsx'
 import { CartSummary } from '../components/cart/CartSummary.tsx'
 import { useRefreshPurchases } from '../components/cart/hooks.ts'
+import { holdsOtherSellers, OtherSellersNote } from '../components/cart/OtherSellersNote.tsx'
 import { PlanWithServiceNote } from '../components/cart/PlanWithServiceNote.tsx'
 import { BankTransferDialog } from '../components/checkout/BankTransferDialog.tsx'
 import {
@@ -29,6 +30,7 @@ import { notify, notifyError } from '../components/ui/toaster.tsx'
 import { errorCode, errorMessage, isClientError } from '../lib/errors.ts'
 import { optionalEnum, searchParams } from '../lib/search-params.ts'
 import { requireUser } from '../lib/session.ts'
+import { useSite } from '../lib/site.ts'
 import type { RouterOutputs } from '../lib/types.ts'
 import { useTRPC } from '../lib/use-trpc.ts'
 
@@ -85,6 +87,7 @@ function Checkout() {
   const payment = usePaymentChoice()
   const { method, bankOrder } = payment
   const start = useMutation(trpc.payments.start.mutationOptions())
+  const site = useSite()
   const [billing, setBilling] = useState<BillingDetailsValue>(EMPTY_BILLING)
   // Checkout recovery (issue 32): offered, never pre-ticked.
   const [remindMe, setRemindMe] = useState(false)
@@ -216,13 +219,14 @@ function Checkout() {
         )}
         {free ? null : <TrialNote lines={lines} method={method} />}
         <PlanWithServiceNote lines={lines} />
+        <OtherSellersNote lines={lines} />
         <button
           ref={payButton}
           type="button"
           className={button({ size: 'lg' })}
           onClick={() => void pay()}
           aria-disabled={busy}
-          disabled={mixesPlanAndService(lines)}
+          disabled={mixesPlanAndService(lines) || holdsOtherSellers(lines, site)}
         >
           {start.isPending ? (
             'Processing...'

@@ -24,6 +24,8 @@ export interface CartLine {
   bundleId?: string | null
   /** Set on a course line the buyer reached from a catalogue search or browsing (else left out: direct). */
   channel?: SalesChannel
+  /** The school that sells a course or bundle line (its owner's), else null: the marketplace's (flows/cart-lines.ts). */
+  school?: string | null
   /** Set on bundle lines only (other lines leave both out). A bundle's courses the buyer already holds, or also has in the cart on their own: told before paying. */
   bundleOverlap?: { held: string[]; inCart: string[] } | null
   addedAt: string

@@ -119,6 +119,13 @@ export async function schoolSlugsOfCourses(db: DB, courseIds: readonly string[])
   return new Map(rows.map((row) => [row.course_id, row.slug]))
 }
 
+/** The school of each of these owners that has one, as its slug by owner id: one query. */
+export async function schoolSlugsOfOwners(db: DB, ownerIds: readonly string[]): Promise<Map<string, string>> {
+  if (ownerIds.length === 0) return new Map()
+  const rows = await db.selectFrom('schools').select(['owner_id', 'slug']).where('owner_id', 'in', ownerIds).execute()
+  return new Map(rows.map((row) => [row.owner_id, row.slug]))
+}
+
 /** The published courses' ids of the school (its owner's courses), for the public page. */
 export async function schoolCourseIds(db: DB, ownerId: string): Promise<string[]> {
   const rows = await ownedCourses(db, ownerId).execute()

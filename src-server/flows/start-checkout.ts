@@ -27,6 +27,7 @@ import { openCartOrder } from './cart-order.ts'
 import { checkoutSessionParams } from './checkout-session.ts'
 import { dropRefusedCode } from './coupon-cart.ts'
 import { markPaid } from './pay-order.ts'
+import { hostSchool } from './school-domain.ts'
 
 /** Each start may create an order: generous for a shopper, tight for a script. */
 const CHECKOUT_RULE: RateRule = { max: 20, windowMs: 10 * 60_000 }
@@ -38,6 +39,9 @@ export interface CheckoutDeps {
   limiter: RateLimiter
   /** Told when the rate limiter cannot be reached (the checkout is then allowed). */
   log?: { warn: (details: object, message: string) => void }
+  /** The request, and the platform's address: on a school's own domain only its lines are paid (decision 0150). */
+  req?: { host?: string }
+  config?: { publicUrl: string }
 }
 
 export async function startCheckout(
@@ -67,6 +71,11 @@ export async function startCheckout(
     throw new DomainError('precondition', PAYMENT_MESSAGES.paypalNotConfigured)
   }
   const lines = await listCartLines(db, buyer.id)
+  // A school's own domain sells that school's courses only: a cart holding others' is paid on the marketplace.
+  const site = deps.req && deps.config ? await hostSchool(db, deps.config.publicUrl, deps.req.host) : null
+  if (site && lines.some((line) => line.currency === input.currency && line.school !== site.slug)) {
+    throw new DomainError('conflict', PAYMENT_MESSAGES.otherSellers)
+  }
   // A cart that holds both anyway (filled before the cart refused it, or a cancelled order's lines put back).
   if (mixesPlanAndService(lines.filter((line) => line.currency === input.currency))) {
     throw new DomainError('conflict', PAYMENT_MESSAGES.planWithService)

@@ -145,6 +145,13 @@ export async function listBundles(db: DB, ownerId?: string) {
   return bundles.map((bundle) => describe(bundle, courses.get(bundle.id) ?? []))
 }
 
+/** Each bundle's owner (a creator), by bundle id; a bundle made by staff has none. */
+export async function bundleOwners(db: DB, bundleIds: readonly string[]): Promise<Map<string, string | null>> {
+  if (bundleIds.length === 0) return new Map()
+  const rows = await db.selectFrom('bundles').select(['id', 'owner_id']).where('id', 'in', bundleIds).execute()
+  return new Map(rows.map((row) => [row.id, row.owner_id]))
+}
+
 /** Each bundle's courses in their order, with what the bundle's price and sale depend on. */
 export async function bundleCourseRows(db: DB, bundleIds: readonly string[]) {
   const byBundle = new Map<string, Awaited<ReturnType<typeof courseRows>>>()

@@ -2,7 +2,8 @@
 // sees the TXT record to create, saves a brand; once the domain is verified (the TXT check itself runs against a
 // local DNS server in tests/integration/creators/school-domain.test.ts), the school's pages answer on that Host with
 // its brand and no SkillForge in sight. A learner there finds the school's courses in My courses, its sessions on
-// /live and its conversations in Messages; another course's player opens on the marketplace (decision 0150). Chromium maps the domain to this machine
+// /live and its conversations in Messages, pays there for its courses only, and another course's player opens on the
+// marketplace (decision 0150). Chromium maps the domain to this machine
 // (--host-resolver-rules).
 import { randomBytes } from 'node:crypto'
 import { get as httpGet } from 'node:http'
@@ -245,6 +246,32 @@ test('on a school’s domain My courses lists the school’s courses, and anothe
   )
   await page.goto(`${site}/account/messages/${other.id}`)
   await expect(page).toHaveURL(new RegExp(`^${baseURL}/`))
+  // The cart there pays for the school's courses only: a course another creator sells is marked, and the checkout
+  // waits until it is removed (or the cart is paid on the marketplace).
+  const ownMore = await createCreatorCourse(db, owner, { status: 'published', title: `School More ${stamp}` })
+  const otherMore = await createCreatorCourse(db, stranger, { status: 'published', title: `Elsewhere More ${stamp}` })
+  await db
+    .insertInto('cart_items')
+    .values(
+      [ownMore, otherMore].map((course) => ({ user_id: learner.id, kind: 'course' as const, course_id: course.id })),
+    )
+    .execute()
+  await page.goto(`${site}/cart`)
+  const foreign = page.getByTestId('cart-item').filter({ hasText: otherMore.title })
+  await expect(foreign.getByTestId('cart-item-elsewhere')).toHaveText(`Not sold by ${school.name}`)
+  await expect(
+    page.getByTestId('cart-item').filter({ hasText: ownMore.title }).getByTestId('cart-item-elsewhere'),
+  ).toHaveCount(0)
+  await expect(page.getByTestId('other-sellers')).toContainText('this school does not sell')
+  await expect(page.getByRole('link', { name: 'Open your cart on the marketplace' })).toHaveAttribute(
+    'href',
+    `${baseURL}/cart`,
+  )
+  await expect(page.getByRole('button', { name: 'Proceed to Checkout' })).toBeDisabled()
+  await foreign.getByRole('button', { name: `Remove ${otherMore.title}` }).click()
+  await expect(page.getByTestId('cart-item')).toHaveCount(1)
+  await expect(page.getByTestId('other-sellers')).toHaveCount(0)
+  await expect(page.getByRole('button', { name: 'Proceed to Checkout' })).toBeEnabled()
   // The other course's player, asked for on the school's domain, is the marketplace's.
   await page.goto(`${site}/learn/${other.id}`)
   await expect(page).toHaveURL(new RegExp(`^${baseURL}/`))

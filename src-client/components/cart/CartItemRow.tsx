@@ -1,4 +1,5 @@
 import { forwardRef } from 'react'
+import { useSite } from '#client/lib/site.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { formatMoney } from '#shared/money.ts'
 import { css, cx } from '#styled-system/css'
@@ -37,6 +38,8 @@ const row = cx(
 /** One cart line. The ref is its Remove button, which takes focus when the line above it is removed. */
 export const CartItemRow = forwardRef<HTMLButtonElement, { line: CartLine; onRemove: () => void; removing: boolean }>(
   function CartItemRow({ line, onRemove, removing }, removeRef) {
+    // On a school's own domain, a line the school does not sell is said to be so (decision 0150).
+    const site = useSite()
     return (
       <li data-testid="cart-item" className={row}>
         <SafeImage
@@ -58,6 +61,11 @@ export const CartItemRow = forwardRef<HTMLButtonElement, { line: CartLine; onRem
           <h3 className={css({ fontWeight: 'semibold', overflowWrap: 'anywhere' })}>{line.title}</h3>
           {line.detail ? <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>{line.detail}</p> : null}
           <BundleOverlap overlap={line.bundleOverlap} />
+          {site && line.school !== site.slug ? (
+            <p className={css({ fontSize: 'sm', fontWeight: 'medium' })} data-testid="cart-item-elsewhere">
+              Not sold by {site.name}
+            </p>
+          ) : null}
         </div>
         <p className={css({ gridArea: 'price', fontWeight: 'bold', whiteSpace: 'nowrap', textAlign: 'end' })}>
           {line.discountMinor > 0 ? (

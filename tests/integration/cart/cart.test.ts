@@ -329,6 +329,8 @@ describe('cart', () => {
       planId: null,
       billingCycle: null,
       discountMinor: 0,
+      // No school sells these (the marketplace's own courses, services and plans).
+      school: null,
     }
     const cart = await caller.cart.list()
     const byKey = (key: string) => cart?.items.find((item) => item.key === key)

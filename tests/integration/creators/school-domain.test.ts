@@ -5,6 +5,7 @@
 import { inflateSync } from 'node:zlib'
 import { TRPCError } from '@trpc/server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createSession, SESSION_COOKIE } from '../../../src-server/auth/session.ts'
 import { certificateView } from '../../../src-server/flows/certificates.ts'
 import { refundOrder } from '../../../src-server/flows/refunds.ts'
 import { checkSchoolDomain } from '../../../src-server/flows/school-domain.ts'
@@ -13,6 +14,7 @@ import { certificatePdf } from '../../../src-server/learning/certificate-pdf.ts'
 import { deliverOutboxMail } from '../../../src-server/mail/delivery.ts'
 import { printedMail } from '../../../src-server/mail/printed.ts'
 import type { MailMessage } from '../../../src-server/mail/transport.ts'
+import { PAYMENT_MESSAGES } from '../../../src-shared/cart.ts'
 import { createCreator, createCreatorCourse, lapsePlan } from '../../support/creator-courses.ts'
 import { createTestDatabase } from '../../support/db.ts'
 import { type LocalDnsServer, startDnsServer } from '../../support/dns-server.ts'
@@ -258,6 +260,34 @@ describe('a school’s own domain', () => {
       'To Cora': 'cora-academy',
       'To elsewhere': 'elsewhere-school',
     })
+    // The cart there: each line names the school that sells it, and a checkout on the school's domain pays the
+    // school's lines only: a cart that also holds another's is refused, with the way out; without it, it is paid.
+    const shopper = await createUser(db())
+    const asShopper = await callerAs(db(), shopper)
+    await asShopper.cart.add({ kind: 'course', courseId: ownCourse.id })
+    await asShopper.cart.add({ kind: 'course', courseId: strangersCourse.id })
+    const cart = await asShopper.cart.list()
+    expect(Object.fromEntries((cart?.items ?? []).map((line) => [line.courseId, line.school]))).toEqual({
+      [ownCourse.id]: 'cora-academy',
+      [strangersCourse.id]: 'elsewhere-school',
+    })
+    const onSchool = await createSession(db(), shopper.id, true, undefined, { siteHost: 'academy.example.test' })
+    const start = () =>
+      trpc(
+        'payments.start',
+        { currency: 'USD', method: 'bank_transfer' },
+        `${SESSION_COOKIE}=${onSchool.token}`,
+        'academy.example.test',
+      )
+    const refused = await start()
+    expect([refused.status, JSON.stringify(refused.body)]).toEqual([
+      409,
+      expect.stringContaining(PAYMENT_MESSAGES.otherSellers),
+    ])
+    const strangersLine = cart?.items.find((line) => line.courseId === strangersCourse.id)
+    await asShopper.cart.remove({ itemId: strangersLine?.id ?? '' })
+    const started = await start()
+    expect([started.status, JSON.stringify(started.body)]).toEqual([200, expect.stringContaining('"orderId"')])
     const live = await (await callerAs(db(), learner)).live.list()
     expect(Object.fromEntries(live.upcoming.map((session) => [session.title, session.school]))).toMatchObject({
       'Cora live': 'cora-academy',
