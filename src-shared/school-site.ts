@@ -11,7 +11,8 @@
  * - `marketplace`: the marketplace's (or the platform's team's) pages, sent to the same address on its origin;
  * - `course`, `bundle`, `schoolPage`: served when it is this school's, else sent to the marketplace;
  * - `learning`: the player (/learn/{course}/…), served when its course is this school's, as a course page is; so is
- *   a conversation with a course's instructors (/account/messages/{course});
+ *   a conversation with a course's instructors (/account/messages/{course}); the account's Premium and services
+ *   pages are the marketplace's;
  * - `auth`: the school's (callback, single sign-on), but Google's and Facebook's sign-in start on the platform.
  */
 export const SCHOOL_SITE_SEGMENTS = {
@@ -65,6 +66,9 @@ export const SCHOOL_SITE_SEGMENTS = {
   'school' | 'home' | 'marketplace' | 'course' | 'learning' | 'bundle' | 'schoolPage' | 'auth'
 >
 
+/** The account's pages that are the marketplace's: its Premium membership and its business services' orders. */
+const MARKETPLACE_ACCOUNT_PAGES = new Set(['premium', 'membership', 'services'])
+
 /** Where a page asked for on a school's domain goes, before anything is looked up. */
 export type SchoolSitePlace =
   | { to: 'home' }
@@ -107,7 +111,10 @@ export function schoolSitePlace(pathname: string): SchoolSitePlace | null {
     case 'learning':
       return second ? { to: 'course', courseId: decoded(second) } : null
     case 'school': {
-      const course = first === 'account' && second === 'messages' ? (parts[3] ?? '') : ''
+      if (first !== 'account') return null
+      // Premium and the business services are the marketplace's, as /pricing and /services are.
+      if (MARKETPLACE_ACCOUNT_PAGES.has(second)) return { to: 'marketplace' }
+      const course = second === 'messages' ? (parts[3] ?? '') : ''
       return course ? { to: 'course', courseId: decoded(course) } : null
     }
     case 'bundle':

@@ -209,6 +209,15 @@ test('on a school’s domain My courses lists the school’s courses, and anothe
     'href',
     `${baseURL}/account#my-courses`,
   )
+  // The account there is the school's: no Premium membership nor business services (the marketplace's), and the
+  // order bought from the school, the other counted with the way to it.
+  await expect(page.getByRole('heading', { name: 'Membership' })).toHaveCount(0)
+  await expect(page.getByRole('heading', { name: 'My services' })).toHaveCount(0)
+  await expect(page.getByTestId('order-history').locator(':scope > li')).toHaveCount(1)
+  await expect(page.getByTestId('order-history')).toContainText(own.title)
+  await expect(page.getByTestId('orders-elsewhere')).toHaveText(
+    `One more order in your account is not from ${school.name}. See all your orders`,
+  )
   expect(await axeViolations(page)).toEqual([])
   // The school's course plays there, followed from My courses.
   await list.getByRole('link', { name: 'Continue learning' }).click()

@@ -66,7 +66,8 @@ export function Header() {
           {site ? <SchoolSiteLinks slug={site.slug} /> : <MarketplaceLinks />}
         </nav>
         <div className={css({ ml: 'auto', display: 'flex', alignItems: 'center', gap: '2' })}>
-          {user ? <PremiumBadge /> : null}
+          {/* Premium is the marketplace's plan: not shown on a school's own site (decision 0150). */}
+          {user && !site ? <PremiumBadge /> : null}
           <HeaderCartLink />
           {user ? (
             <UserMenu user={user} />

@@ -1,14 +1,17 @@
 // Order history for the account page: items, amounts, currency, method and status of each order, with what can
 // still be done with it (OrderActions.tsx). A line says whom it was a gift for (not the buyer's own course: decision
-// 0146) and the bundle it was bought in.
+// 0146) and the bundle it was bought in. On a school's own domain, the orders bought from that school, and a link to
+// the rest on the marketplace (decision 0150).
 
 import { useQuery } from '@tanstack/react-query'
 import { ORDER_STATUS_LABELS, PAYMENT_METHOD_LABELS } from '#client/lib/order-labels.ts'
+import { type SchoolSite, useSite } from '#client/lib/site.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
 import { formatDate } from '#shared/dates.ts'
 import { formatMoney } from '#shared/money.ts'
 import { css, cx } from '#styled-system/css'
+import { ElsewhereNote } from '../layout/ElsewhereNote.tsx'
 import { borderedCard } from '../ui/card.ts'
 import { QueryList } from '../ui/QueryList.tsx'
 import { BankDetails, LineRefund, OrderDocuments, PendingOrderActions } from './OrderActions.tsx'
@@ -18,10 +21,32 @@ type Order = RouterOutputs['purchases']['orders'][number]
 export function OrderHistory() {
   const trpc = useTRPC()
   const orders = useQuery(trpc.purchases.orders.queryOptions())
+  const site = useSite()
   return (
     <QueryList query={orders} loading="Loading your orders…" failed="Failed to load your orders" empty="No orders yet">
-      {(list) => <OrderList orders={list} />}
+      {(list) => (site ? <SchoolOrders orders={list} site={site} /> : <OrderList orders={list} />)}
     </QueryList>
+  )
+}
+
+function SchoolOrders({ orders, site }: { orders: Order[]; site: SchoolSite }) {
+  const own = orders.filter((order) => order.school === site.slug)
+  return (
+    <>
+      {own.length > 0 ? (
+        <OrderList orders={own} />
+      ) : (
+        <p className={css({ color: 'fg.muted' })}>No orders from {site.name} yet.</p>
+      )}
+      <ElsewhereNote
+        site={site}
+        count={orders.length - own.length}
+        noun={['order in your account', 'orders in your account']}
+        path="/account#order-history"
+        linkText="See all your orders"
+        testId="orders-elsewhere"
+      />
+    </>
   )
 }
 

@@ -177,6 +177,8 @@ describe('a school’s own domain', () => {
       `/learn/${strangersCourse.id}`,
       `/learn/${strangersCourse.id}/a-lesson`,
       `/account/messages/${strangersCourse.id}`,
+      '/account/premium',
+      '/account/membership',
       '/bundles/someone-elses-bundle',
     ]) {
       expect([path, await goesTo(path)]).toEqual([path, `http://storefront.test${path}`])
@@ -247,6 +249,9 @@ describe('a school’s own domain', () => {
         liveOf(null, 'Premium live'),
       ])
       .execute()
+    // And the orders: each names the school it was bought from.
+    const orders = await (await callerAs(db(), learner)).purchases.orders()
+    expect(orders.map((order) => order.school).sort()).toEqual(['cora-academy', 'elsewhere-school'])
     // And the conversations with instructors.
     await db()
       .insertInto('course_message_threads')
