@@ -4,12 +4,12 @@
 
 import { useQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
-import { type SchoolSite, useSite } from '#client/lib/site.ts'
+import { useSite } from '#client/lib/site.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
 import { formatDate } from '#shared/dates.ts'
 import { css, cx } from '#styled-system/css'
-import { ElsewhereNote } from '../layout/ElsewhereNote.tsx'
+import { SchoolSiteItems } from '../layout/ElsewhereNote.tsx'
 import { ProgressBar } from '../learning/ProgressBar.tsx'
 import { progressLabel } from '../learning/progress-label.ts'
 import { LiveSessionLine, type UpcomingSession } from '../live/UpcomingLive.tsx'
@@ -36,30 +36,26 @@ export function MyCourses() {
         </Link>
       }
     >
-      {(list) => (site ? <SchoolCourseList courses={list} site={site} /> : <CourseList courses={list} />)}
+      {(list) =>
+        site ? (
+          <SchoolSiteItems
+            site={site}
+            items={list}
+            empty={`You have not enrolled in any of ${site.name}’s courses yet.`}
+            note={{
+              noun: ['course in your account', 'courses in your account'],
+              path: '/account#my-courses',
+              linkText: 'See all your courses',
+              testId: 'my-courses-elsewhere',
+            }}
+          >
+            {(own) => <CourseList courses={own} />}
+          </SchoolSiteItems>
+        ) : (
+          <CourseList courses={list} />
+        )
+      }
     </QueryList>
-  )
-}
-
-/** On a school's site: its courses, and how many of the learner's courses are elsewhere (the marketplace's). */
-function SchoolCourseList({ courses, site }: { courses: MyCourse[]; site: SchoolSite }) {
-  const mine = courses.filter((course) => course.school === site.slug)
-  return (
-    <>
-      {mine.length > 0 ? (
-        <CourseList courses={mine} />
-      ) : (
-        <p className={css({ color: 'fg.muted' })}>You have not enrolled in any of {site.name}’s courses yet.</p>
-      )}
-      <ElsewhereNote
-        site={site}
-        count={courses.length - mine.length}
-        noun={['course in your account', 'courses in your account']}
-        path="/account#my-courses"
-        linkText="See all your courses"
-        testId="my-courses-elsewhere"
-      />
-    </>
   )
 }
 

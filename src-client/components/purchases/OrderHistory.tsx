@@ -5,13 +5,13 @@
 
 import { useQuery } from '@tanstack/react-query'
 import { ORDER_STATUS_LABELS, PAYMENT_METHOD_LABELS } from '#client/lib/order-labels.ts'
-import { type SchoolSite, useSite } from '#client/lib/site.ts'
+import { useSite } from '#client/lib/site.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
 import { formatDate } from '#shared/dates.ts'
 import { formatMoney } from '#shared/money.ts'
 import { css, cx } from '#styled-system/css'
-import { ElsewhereNote } from '../layout/ElsewhereNote.tsx'
+import { SchoolSiteItems } from '../layout/ElsewhereNote.tsx'
 import { borderedCard } from '../ui/card.ts'
 import { QueryList } from '../ui/QueryList.tsx'
 import { BankDetails, LineRefund, OrderDocuments, PendingOrderActions } from './OrderActions.tsx'
@@ -24,29 +24,26 @@ export function OrderHistory() {
   const site = useSite()
   return (
     <QueryList query={orders} loading="Loading your orders…" failed="Failed to load your orders" empty="No orders yet">
-      {(list) => (site ? <SchoolOrders orders={list} site={site} /> : <OrderList orders={list} />)}
+      {(list) =>
+        site ? (
+          <SchoolSiteItems
+            site={site}
+            items={list}
+            empty={`No orders from ${site.name} yet.`}
+            note={{
+              noun: ['order in your account', 'orders in your account'],
+              path: '/account#order-history',
+              linkText: 'See all your orders',
+              testId: 'orders-elsewhere',
+            }}
+          >
+            {(own) => <OrderList orders={own} />}
+          </SchoolSiteItems>
+        ) : (
+          <OrderList orders={list} />
+        )
+      }
     </QueryList>
-  )
-}
-
-function SchoolOrders({ orders, site }: { orders: Order[]; site: SchoolSite }) {
-  const own = orders.filter((order) => order.school === site.slug)
-  return (
-    <>
-      {own.length > 0 ? (
-        <OrderList orders={own} />
-      ) : (
-        <p className={css({ color: 'fg.muted' })}>No orders from {site.name} yet.</p>
-      )}
-      <ElsewhereNote
-        site={site}
-        count={orders.length - own.length}
-        noun={['order in your account', 'orders in your account']}
-        path="/account#order-history"
-        linkText="See all your orders"
-        testId="orders-elsewhere"
-      />
-    </>
   )
 }
 
