@@ -1,8 +1,9 @@
 // A school's own domain is that school's site (decision 0143, amending 0063): its home is the school's page, its
 // catalogue is the school's courses, and what a learner of the school needs (course pages of its courses, cart and
 // checkout, log-in, account, learning of its courses, certificates, legal pages) is served there; the marketplace's own
-// pages, and the player of a course that is not the school's, go to the marketplace's origin. One rule for the server's first hook (a page loaded) and the client's router (a link
-// followed), by the path's first segment; every page of the app is named here (tests/unit/page-routes.test.ts).
+// pages, and the player of a course that is not the school's, go to the marketplace's origin. One rule for the
+// server's first hook (a page loaded) and the client's router (a link followed), by the path's first segment; every
+// page of the app is named here (tests/unit/page-routes.test.ts).
 
 /**
  * What each first segment of a page's path is on a school's domain:
@@ -10,9 +11,10 @@
  * - `home`: the marketplace's home and catalogue, whose school-site counterpart is the school's page;
  * - `marketplace`: the marketplace's (or the platform's team's) pages, sent to the same address on its origin;
  * - `course`, `bundle`, `schoolPage`: served when it is this school's, else sent to the marketplace;
- * - `learning`: the player (/learn/{course}/…), served when its course is this school's, as a course page is; so is
- *   a conversation with a course's instructors (/account/messages/{course}); the account's Premium and services
- *   pages are the marketplace's;
+ * - `learning`: the player (/learn/{course}/…), served when its course is this school's, as a course page is;
+ * - `account`: the learner's account, served, but a conversation with a course's instructors
+ *   (/account/messages/{course}) is checked by its course, and Premium and the business services are the
+ *   marketplace's;
  * - `auth`: the school's (callback, single sign-on), but Google's and Facebook's sign-in start on the platform.
  */
 export const SCHOOL_SITE_SEGMENTS = {
@@ -38,7 +40,7 @@ export const SCHOOL_SITE_SEGMENTS = {
   studio: 'marketplace',
   admin: 'marketplace',
   // What a learner of the school needs.
-  account: 'school',
+  account: 'account',
   cart: 'school',
   certificates: 'school',
   cookies: 'school',
@@ -63,7 +65,7 @@ export const SCHOOL_SITE_SEGMENTS = {
   'verify-email': 'school',
 } as const satisfies Record<
   string,
-  'school' | 'home' | 'marketplace' | 'course' | 'learning' | 'bundle' | 'schoolPage' | 'auth'
+  'school' | 'home' | 'marketplace' | 'course' | 'learning' | 'account' | 'bundle' | 'schoolPage' | 'auth'
 >
 
 /** The account's pages that are the marketplace's: its Premium membership and its business services' orders. */
@@ -110,8 +112,7 @@ export function schoolSitePlace(pathname: string): SchoolSitePlace | null {
       return { to: 'course', courseId: decoded(second) }
     case 'learning':
       return second ? { to: 'course', courseId: decoded(second) } : null
-    case 'school': {
-      if (first !== 'account') return null
+    case 'account': {
       // Premium and the business services are the marketplace's, as /pricing and /services are.
       if (MARKETPLACE_ACCOUNT_PAGES.has(second)) return { to: 'marketplace' }
       const course = second === 'messages' ? (parts[3] ?? '') : ''
