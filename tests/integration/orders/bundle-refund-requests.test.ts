@@ -85,6 +85,11 @@ describe('a refund request on a course bought in a bundle', () => {
     expect(asked(single)).toBeNull()
     expect(order!.items.find((item) => item.courseId === courses[0]!.id)).toMatchObject({ bundleId })
 
+    // Only the buyer asks: another account is told the line does not exist (nothing about the order leaks).
+    const stranger = await shopCaller(db(), await createUser(db()), payments)
+    await expect(
+      stranger.purchases.requestRefund({ lineId: lineOf(courses[0]!).id, reason: 'Not mine' }),
+    ).rejects.toThrow('Order line not found')
     // A second request on another course of the bundle is the same request.
     await expect(caller.purchases.requestRefund({ lineId: lineOf(courses[2]!).id, reason: 'Again' })).rejects.toThrow(
       REFUND_MESSAGES.bundleRequestExists,
