@@ -1,7 +1,8 @@
 // Playwright fixtures: direct access to the end-to-end database, and signing in by creating a user and a
 // session row then setting the cookie (the log-in form itself is tested only in its own tests); every test also
 // records the secrets it used, for the log audit at the end of the run.
-import { type BrowserContext, test as base, type Page } from '@playwright/test'
+import { createHash } from 'node:crypto'
+import { type BrowserContext, test as base, type Page, type TestInfo } from '@playwright/test'
 import { Kysely, PostgresDialect } from 'kysely'
 import pg from 'pg'
 import type { Database } from '../../db/types.ts'
@@ -23,7 +24,22 @@ interface Fixtures {
   secretsUsed: undefined
 }
 
+/**
+ * The client address a test's browser and requests present (X-Forwarded-For; the e2e server trusts loopback as its
+ * proxy): one per test and per attempt, so the limits per address (resends, contact messages, sign-ups) are one
+ * visitor's, not a budget the whole run shares, and a retry starts with its own.
+ */
+function clientAddressOf(testInfo: TestInfo): string {
+  const [a, b, c] = createHash('sha256')
+    .update(`${testInfo.testId}:${testInfo.repeatEachIndex}:${testInfo.retry}`)
+    .digest()
+  return `10.${a}.${b}.${c}`
+}
+
 export const test = base.extend<Fixtures>({
+  extraHTTPHeaders: async ({ extraHTTPHeaders }, use, testInfo) => {
+    await use({ ...extraHTTPHeaders, 'x-forwarded-for': clientAddressOf(testInfo) })
+  },
   // Server-rendered pages show before React has hydrated them (decision 0028): after a page load, wait until the app
   // marks itself interactive (__root.tsx), so a test's first click is not lost on inert HTML.
   page: async ({ page, javaScriptEnabled }, use) => {
