@@ -9,7 +9,7 @@ import { DomainError } from '../kernel/errors.ts'
 import {
   type BundleValues,
   coursesForBundle,
-  deleteBundle,
+  deleteUnsoldBundle,
   findBundleOwner,
   insertBundle,
   listBundles,
@@ -107,11 +107,11 @@ export async function saveBundle(db: DB, editor: BundleEditor, bundleId: string,
   return { id: bundleId }
 }
 
-/** Deleting a bundle leaves past orders as they were (their lines keep the bundle's title). */
+/** Only a bundle nobody has bought is deleted: a sold one holds its buyers' lines together for a refund. */
 export async function removeBundle(db: DB, editor: BundleEditor, bundleId: string) {
   await assertEditable(db, editor, bundleId)
   await db.transaction().execute(async (trx) => {
-    await deleteBundle(trx, bundleId)
+    if (!(await deleteUnsoldBundle(trx, bundleId))) throw new DomainError('conflict', BUNDLE_MESSAGES.sold)
     if (editor.kind === 'staff') await record(trx, editor.actor, 'bundle.delete', { type: 'bundle', id: bundleId })
   })
   return { id: bundleId }

@@ -78,8 +78,17 @@ export async function updateBundle(db: DB, bundleId: string, values: BundleValue
   })
 }
 
-export async function deleteBundle(db: DB, bundleId: string): Promise<void> {
-  await db.deleteFrom('bundles').where('id', '=', bundleId).execute()
+/**
+ * Deletes a bundle no order holds; false when one does (its lines are refunded as the bundle, decision 0149, so the
+ * bundle stays: it can be unpublished). Run in a transaction: the row lock waits for an order being placed with the
+ * bundle (its line's foreign key holds a key-share lock on the row), so the check then sees that order.
+ */
+export async function deleteUnsoldBundle(trx: DB, bundleId: string): Promise<boolean> {
+  await trx.selectFrom('bundles').select('id').where('id', '=', bundleId).forUpdate().execute()
+  const sold = await trx.selectFrom('order_items').select('id').where('bundle_id', '=', bundleId).limit(1).execute()
+  if (sold.length > 0) return false
+  await trx.deleteFrom('bundles').where('id', '=', bundleId).execute()
+  return true
 }
 
 function columns(values: BundleValues) {
@@ -133,6 +142,9 @@ export async function listBundles(db: DB, ownerId?: string) {
       'b.owner_id',
       'u.first_name as owner_first_name',
       'u.last_name as owner_last_name',
+      // Bought at least once: it stays (it can be unpublished, not deleted).
+      (eb) =>
+        eb.exists(eb.selectFrom('order_items as oi').select('oi.id').whereRef('oi.bundle_id', '=', 'b.id')).as('sold'),
     ])
     .orderBy('b.created_at', 'desc')
     .orderBy('b.id')

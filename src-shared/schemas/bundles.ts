@@ -66,6 +66,7 @@ export const BUNDLE_MESSAGES = {
   notCheaper: 'The bundle price must be less than the courses’ total',
   planNeeded: 'Bundles are a Pro feature: choose the Pro or Enterprise plan to sell bundles',
   notFound: 'Bundle not found',
+  sold: 'This bundle has been bought, so it stays with its buyers’ orders: unpublish it to take it off sale',
   allOwned: 'You already own every course in this bundle',
 } as const
 

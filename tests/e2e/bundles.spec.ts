@@ -2,7 +2,7 @@
 // finds it on a course page ("Save 30 %"), adds it as one cart line and pays by bank transfer; staff mark it paid and
 // refund one course of it, which gives back that course's stored share only: it closes, the other stays open. A buyer
 // asks for a refund of a bundle's course: the request is for the bundle, and approving gives it all back (decision
-// 0149).
+// 0149). A bundle learners bought stays (decision 0151): it can be unpublished, not deleted.
 import { markPaid } from '../../src-server/flows/pay-order.ts'
 import { seedBundle } from '../support/bundles.ts'
 import { createCreator } from '../support/creator-courses.ts'
@@ -306,4 +306,45 @@ test('a buyer asks for a refund of a course bought in a bundle: one request for 
   await expect(order.getByRole('listitem').getByText('Refunded', { exact: true })).toHaveCount(2)
   await expect(order.getByTestId('order-status')).toHaveText('Refunded')
   await expect(order.getByText('Refunded $70.00')).toBeVisible()
+})
+
+test('a bundle learners bought can be unpublished, not deleted; one nobody bought is deleted', async ({
+  page,
+  db,
+  baseURL,
+}) => {
+  const stamp = Date.now().toString(36)
+  const creator = await createCreator(db, { plan: 'pro' })
+  const first = await ownedCourse(db, creator.id, 3000, `Kept A ${stamp}`)
+  const second = await ownedCourse(db, creator.id, 2000, `Kept B ${stamp}`)
+  const bundleOf = (title: string) =>
+    seedBundle(db, { courseIds: [first.id, second.id], priceMinor: 4000, ownerId: creator.id, title })
+  const sold = await bundleOf(`Bought bundle ${stamp}`)
+  await bundleOf(`Spare bundle ${stamp}`)
+  await placeOrder(db, {
+    userId: (await createUser(db)).id,
+    reference: `SF-KEPT-${stamp}`,
+    bundle: { id: sold.id, title: `Bought bundle ${stamp}` },
+    courses: [
+      { id: first.id, title: first.title, price_minor: 2400 },
+      { id: second.id, title: second.title, price_minor: 1600 },
+    ],
+  })
+
+  await signInAs(page, baseURL!, db, creator)
+  await page.setViewportSize({ width: 390, height: 844 })
+  await page.goto('/studio/bundles')
+  const bought = page.getByTestId('bundle-row').filter({ hasText: `Bought bundle ${stamp}` })
+  await expect(bought).toContainText('Bought by learners: it can be unpublished, not deleted.')
+  await expect(bought.getByRole('button', { name: /^Delete/ })).toHaveCount(0)
+  await expect(bought.getByRole('button', { name: `Edit Bought bundle ${stamp}` })).toBeVisible()
+  expect(await axeViolations(page)).toEqual([])
+
+  const spare = page.getByTestId('bundle-row').filter({ hasText: `Spare bundle ${stamp}` })
+  await expect(spare).not.toContainText('Bought by learners')
+  page.once('dialog', (dialog) => dialog.accept())
+  await spare.getByRole('button', { name: `Delete Spare bundle ${stamp}` }).click()
+  await expect(page.getByText('Bundle deleted')).toBeVisible()
+  await expect(spare).toHaveCount(0)
+  await expect(bought).toBeVisible()
 })

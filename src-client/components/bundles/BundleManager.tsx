@@ -112,6 +112,11 @@ export function BundleManager({
                     </p>
                   ) : null}
                   <p className={css({ fontSize: 'sm' })}>{bundle.courses.map((course) => course.title).join(', ')}</p>
+                  {bundle.sold ? (
+                    <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>
+                      Bought by learners: it can be unpublished, not deleted.
+                    </p>
+                  ) : null}
                 </div>
                 <div className={css({ display: 'flex', gap: '2', alignItems: 'start', flexWrap: 'wrap' })}>
                   {bundle.published && bundle.onSale ? (
@@ -131,7 +136,7 @@ export function BundleManager({
                   >
                     Edit
                   </button>
-                  <DeleteBundle scope={scope} bundle={bundle} />
+                  {bundle.sold ? null : <DeleteBundle scope={scope} bundle={bundle} />}
                 </div>
               </div>
             </li>
@@ -154,8 +159,7 @@ function DeleteBundle({ scope, bundle }: { scope: Scope; bundle: Bundle }) {
       aria-label={`Delete ${bundle.title}`}
       aria-disabled={remove.isPending}
       onClick={async () => {
-        if (remove.isPending || !window.confirm(`Delete the bundle “${bundle.title}”? Past orders keep their lines.`))
-          return
+        if (remove.isPending || !window.confirm(`Delete the bundle “${bundle.title}”?`)) return
         try {
           await remove.mutateAsync({ bundleId: bundle.id })
           await queryClient.invalidateQueries({ queryKey: trpc.bundles.pathKey() })
