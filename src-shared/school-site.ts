@@ -1,7 +1,8 @@
 // A school's own domain is that school's site (decision 0143, amending 0063): its home is the school's page, its
 // catalogue is the school's courses, and what a learner of the school needs (course pages of its courses, cart and
-// checkout, log-in, account, learning of its courses, certificates, legal pages) is served there; the marketplace's own
-// pages, and the player of a course that is not the school's, go to the marketplace's origin. One rule for the
+// checkout, log-in, account, learning of its courses, certificates of its courses, legal pages) is served there; the
+// marketplace's own pages, and the player or a certificate of a course that is not the school's, go to the
+// marketplace's origin. One rule for the
 // server's first hook (a page loaded) and the client's router (a link followed), by the path's first segment; every
 // page of the app is named here (tests/unit/page-routes.test.ts).
 
@@ -12,6 +13,7 @@
  * - `marketplace`: the marketplace's (or the platform's team's) pages, sent to the same address on its origin;
  * - `course`, `bundle`, `schoolPage`: served when it is this school's, else sent to the marketplace;
  * - `learning`: the player (/learn/{course}/…), served when its course is this school's, as a course page is;
+ * - `certificate`: a certificate's page, served when the course it was earned in is this school's;
  * - `account`: the learner's account, served, but a conversation with a course's instructors
  *   (/account/messages/{course}) is checked by its course, and Premium and the business services are the
  *   marketplace's;
@@ -42,7 +44,7 @@ export const SCHOOL_SITE_SEGMENTS = {
   // What a learner of the school needs.
   account: 'account',
   cart: 'school',
-  certificates: 'school',
+  certificates: 'certificate',
   cookies: 'school',
   'course-invite': 'school',
   documents: 'school',
@@ -65,7 +67,16 @@ export const SCHOOL_SITE_SEGMENTS = {
   'verify-email': 'school',
 } as const satisfies Record<
   string,
-  'school' | 'home' | 'marketplace' | 'course' | 'learning' | 'account' | 'bundle' | 'schoolPage' | 'auth'
+  | 'school'
+  | 'home'
+  | 'marketplace'
+  | 'course'
+  | 'learning'
+  | 'certificate'
+  | 'account'
+  | 'bundle'
+  | 'schoolPage'
+  | 'auth'
 >
 
 /** The account's pages that are the marketplace's: its Premium membership and its business services' orders. */
@@ -78,8 +89,24 @@ export type SchoolSitePlace =
   /** A course's page or its player: served when the course is the school's (its owner's), else the marketplace's. */
   | { to: 'course'; courseId: string }
   | { to: 'bundle'; slug: string }
+  /** A certificate's page: served when the course it was earned in is the school's. */
+  | { to: 'certificate'; certificateId: string }
   /** A school's page: served when it is this school's (its slug, lower-case), else the marketplace's page. */
   | { to: 'schoolPage'; slug: string }
+
+/** What a place that depends on its course, bundle or certificate asks (the input of `domains.serves`). */
+export type SitePage = { courseId: string } | { bundleSlug: string } | { certificateId: string }
+
+export function sitePageOf(place: Extract<SchoolSitePlace, { to: 'course' | 'bundle' | 'certificate' }>): SitePage {
+  switch (place.to) {
+    case 'course':
+      return { courseId: place.courseId }
+    case 'bundle':
+      return { bundleSlug: place.slug }
+    case 'certificate':
+      return { certificateId: place.certificateId }
+  }
+}
 
 function decoded(segment: string): string {
   try {
@@ -112,6 +139,8 @@ export function schoolSitePlace(pathname: string): SchoolSitePlace | null {
       return { to: 'course', courseId: decoded(second) }
     case 'learning':
       return second ? { to: 'course', courseId: decoded(second) } : null
+    case 'certificate':
+      return second ? { to: 'certificate', certificateId: decoded(second) } : null
     case 'account': {
       // Premium and the business services are the marketplace's, as /pricing and /services are.
       if (MARKETPLACE_ACCOUNT_PAGES.has(second)) return { to: 'marketplace' }

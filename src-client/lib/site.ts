@@ -5,7 +5,7 @@
 // marketplace's origin.
 import { type QueryClient, useQuery } from '@tanstack/react-query'
 import { redirect } from '@tanstack/react-router'
-import { schoolSitePlace } from '#shared/school-site.ts'
+import { schoolSitePlace, sitePageOf } from '#shared/school-site.ts'
 import type { Trpc } from './trpc.ts'
 import type { RouterOutputs } from './types.ts'
 import { useTRPC } from './use-trpc.ts'
@@ -51,15 +51,13 @@ export async function keepToSchoolSite({
       away = place.slug !== site.slug
       break
     default: {
-      // A course's page or player, or a bundle's page: the server's answer by the same rule as its first hook (the
-      // course's school, the bundle's owner), asked once a page, and not for a hovered link (never followed away).
+      // A course's page or player, a bundle's page, a certificate: the server's answer by the same rule as its first
+      // hook (the course's school, the bundle's owner), asked once a page, and not for a hovered link (never followed
+      // away).
       if (preload) return
       const served = await context.queryClient
         .ensureQueryData(
-          context.trpc.domains.serves.queryOptions(
-            place.to === 'course' ? { courseId: place.courseId } : { bundleSlug: place.slug },
-            { staleTime: Number.POSITIVE_INFINITY },
-          ),
+          context.trpc.domains.serves.queryOptions(sitePageOf(place), { staleTime: Number.POSITIVE_INFINITY }),
         )
         .catch(() => null)
       if (served === null) return

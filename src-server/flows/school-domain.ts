@@ -7,6 +7,7 @@ import type { DnsCheckOutcome } from '../../db/types.ts'
 import { planIncludes } from '../../src-shared/creator-plans.ts'
 import { isStaff, type Role } from '../../src-shared/roles.ts'
 import { isClaimableHostname } from '../../src-shared/schemas/domains.ts'
+import type { SitePage } from '../../src-shared/school-site.ts'
 import { endSiteSessions } from '../auth/session.ts'
 import { dnsRechecker } from '../creators/dns-proofs.ts'
 import { checkTxtToken, type TxtLookup } from '../creators/dns-verify.ts'
@@ -27,6 +28,7 @@ import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { hostnameOf, mainHostOf } from '../kernel/hosts.ts'
+import { courseOfCertificate } from '../learning/repository.ts'
 import { bundleOwnerBySlug } from '../promotions/bundles.ts'
 import { currentSubscription } from '../subscriptions/premium.ts'
 import { assertPlanIncludes, ownerPlanIncludes } from './creator-standing.ts'
@@ -373,27 +375,30 @@ export async function schoolSite(db: DB, publicUrl: string, host: string | undef
 }
 
 /**
- * Whether a course or bundle page is this school's (its owner's), so its domain serves it (decision 0143); any other
- * (another creator's or school's, the platform's own, an unknown one) is the marketplace's page.
+ * Whether a course or bundle page, or a certificate (by the course it was earned in), is this school's (its owner's),
+ * so its domain serves it (decisions 0143, 0150); any other (another creator's or school's, the platform's own, an
+ * unknown one) is the marketplace's page.
  */
 export async function schoolSiteServes(
   db: DB,
   school: { schoolId: string; ownerId: string },
-  page: { courseId: string } | { bundleSlug: string },
+  page: SitePage,
 ): Promise<boolean> {
-  if ('courseId' in page) return (await schoolOfCourse(db, page.courseId))?.id === school.schoolId
-  return (await bundleOwnerBySlug(db, page.bundleSlug)) === school.ownerId
+  if ('bundleSlug' in page) return (await bundleOwnerBySlug(db, page.bundleSlug)) === school.ownerId
+  const courseId = 'courseId' in page ? page.courseId : await courseOfCertificate(db, page.certificateId)
+  return courseId !== null && (await schoolOfCourse(db, courseId))?.id === school.schoolId
 }
 
 /**
- * Whether the site the request came to serves a course's page or player, or a bundle's page: on the platform's hosts
- * everything, on a school's domain what the server's first hook serves there (the same rule, for the browser's router).
+ * Whether the site the request came to serves a course's page or player, a bundle's page or a certificate: on the
+ * platform's hosts everything, on a school's domain what the server's first hook serves there (the same rule, for the
+ * browser's router).
  */
 export async function siteServes(
   db: DB,
   publicUrl: string,
   host: string | undefined,
-  page: { courseId: string } | { bundleSlug: string },
+  page: SitePage,
 ): Promise<boolean> {
   const school = await hostSchool(db, publicUrl, host)
   return school ? schoolSiteServes(db, school, page) : true

@@ -8,7 +8,7 @@
 // GET /internal/domain-allowed?domain= is Caddy's on-demand TLS `ask`: 200 for a verified school hostname, else 404,
 // so certificates are only ever requested for names a school has proved (docs/deploy/Caddyfile).
 import type { FastifyInstance } from 'fastify'
-import { schoolSitePlace } from '../../src-shared/school-site.ts'
+import { schoolSitePlace, sitePageOf } from '../../src-shared/school-site.ts'
 import { type HostSchool, schoolForHost, schoolHostStanding, schoolSiteServes } from '../flows/school-domain.ts'
 import type { DB } from '../kernel/db.ts'
 import { hostnameOf, isPlatformHost } from '../kernel/hosts.ts'
@@ -60,10 +60,9 @@ export function registerSchoolHosts(app: FastifyInstance, db: DB, publicUrl: str
         return away
       case 'schoolPage':
         return place.slug === school.slug ? null : away
-      case 'course':
-        return (await schoolSiteServes(db, school, { courseId: place.courseId })) ? null : away
-      case 'bundle':
-        return (await schoolSiteServes(db, school, { bundleSlug: place.slug })) ? null : away
+      default:
+        // A course's page or player, a bundle's page, a certificate: the school's, or the marketplace's.
+        return (await schoolSiteServes(db, school, sitePageOf(place))) ? null : away
     }
   }
 

@@ -209,6 +209,13 @@ export async function lessonsAddedSince(db: DB, courseId: string, since: Date): 
 }
 
 /** Whether a certificate has this id (the certificate page's status). */
+/** The course a certificate was earned in, or null (no such certificate). */
+export async function courseOfCertificate(db: DB, id: string): Promise<string | null> {
+  if (!isUuid(id)) return null
+  const row = await db.selectFrom('certificates').select('course_id').where('id', '=', id).executeTakeFirst()
+  return row?.course_id ?? null
+}
+
 export async function certificateExists(db: DB, id: string): Promise<boolean> {
   if (!isUuid(id)) return false
   return (await db.selectFrom('certificates').select('id').where('id', '=', id).executeTakeFirst()) !== undefined

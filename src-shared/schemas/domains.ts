@@ -42,4 +42,5 @@ export const handoffTargetInput = z.object({ site: z.string().trim().toLowerCase
 export const sitePageInput = z.union([
   z.strictObject({ courseId: z.string().trim().min(1).max(120) }),
   z.strictObject({ bundleSlug: z.string().trim().min(1).max(80) }),
+  z.strictObject({ certificateId: z.string().trim().min(1).max(120) }),
 ])

@@ -2,8 +2,8 @@
 // sees the TXT record to create, saves a brand; once the domain is verified (the TXT check itself runs against a
 // local DNS server in tests/integration/creators/school-domain.test.ts), the school's pages answer on that Host with
 // its brand and no SkillForge in sight. A learner there finds the school's courses in My courses, its sessions on
-// /live and its conversations in Messages, pays there for its courses only, and another course's player opens on the
-// marketplace (decision 0150). Chromium maps the domain to this machine
+// /live and its conversations in Messages, pays there for its courses only, and another course's player and
+// certificate open on the marketplace (decision 0150). Chromium maps the domain to this machine
 // (--host-resolver-rules).
 import { randomBytes } from 'node:crypto'
 import { get as httpGet } from 'node:http'
@@ -175,7 +175,7 @@ test('the school’s pages answer on its own domain with its brand', async ({ pa
   expect(await db.selectFrom('sessions').select('id').where('site_host', '=', hostname).execute()).toEqual([])
 })
 
-test('on a school’s domain My courses lists the school’s courses, and another course’s player is the marketplace’s', async ({
+test('on a school’s domain My courses lists the school’s courses, and another course’s player and certificate are the marketplace’s', async ({
   page,
   db,
   baseURL,
@@ -285,6 +285,37 @@ test('on a school’s domain My courses lists the school’s courses, and anothe
   await page.goto(`${site}/learn/${other.id}`)
   await expect(page).toHaveURL(new RegExp(`^${baseURL}/`))
   expect(new URL(page.url()).host).not.toBe(new URL(site).host)
+  // So is a certificate earned in it; the school's course's certificate is shown there.
+  await db
+    .insertInto('course_completions')
+    .values(
+      [own, other].map((course) => ({
+        user_id: learner.id,
+        course_id: course.id,
+        lesson_count: 1,
+        access_source: 'purchase' as const,
+      })),
+    )
+    .execute()
+  const [ownCertificate, otherCertificate] = await db
+    .insertInto('certificates')
+    .values(
+      [own, other].map((course) => ({
+        user_id: learner.id,
+        course_id: course.id,
+        learner_name: 'Cert Learner',
+        course_title: course.title,
+        instructor_name: 'An instructor',
+      })),
+    )
+    .returning('id')
+    .execute()
+  await page.goto(`${site}/certificates/${ownCertificate!.id}`)
+  await expect(page).toHaveURL(`${site}/certificates/${ownCertificate!.id}`)
+  await expect(page.getByTestId('certificate-learner')).toHaveText('Cert Learner')
+  await page.goto(`${site}/certificates/${otherCertificate!.id}`)
+  await expect(page).toHaveURL(`${baseURL}/certificates/${otherCertificate!.id}`)
+  await expect(page.getByTestId('certificate-learner')).toHaveText('Cert Learner')
 })
 
 /** A page's server-rendered HTML as asked for under another Host (the school's domain resolves only in Chromium). */

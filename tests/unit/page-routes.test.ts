@@ -56,11 +56,21 @@ describe('page routes', () => {
     expect(schoolSitePlace('/learn/c-1')).toEqual({ to: 'course', courseId: 'c-1' })
     expect(schoolSitePlace('/learn/c%201/l-1')).toEqual({ to: 'course', courseId: 'c 1' })
     expect(schoolSitePlace('/account/messages/c-1')).toEqual({ to: 'course', courseId: 'c-1' })
+    // A certificate is checked by the course it was earned in (the server looks it up).
+    expect(schoolSitePlace('/certificates/cert-1')).toEqual({ to: 'certificate', certificateId: 'cert-1' })
     for (const path of ['/account/premium', '/account/membership', '/account/services/s-1']) {
       expect(schoolSitePlace(path), path).toEqual({ to: 'marketplace' })
     }
     // The learner's pages, and what is not a page at all, are served as they are.
-    for (const path of ['/cart', '/login', '/account/security', '/account/messages', '/learn', '/auth/callback']) {
+    for (const path of [
+      '/cart',
+      '/login',
+      '/account/security',
+      '/account/messages',
+      '/learn',
+      '/certificates',
+      '/auth/callback',
+    ]) {
       expect(schoolSitePlace(path), path).toBeNull()
     }
     for (const path of ['/trpc/catalog.search', '/assets/index.js', '/favicon.svg', '/administer', '/s', '/x/y']) {

@@ -156,6 +156,23 @@ describe('a school’s own domain', () => {
     const stranger = await createCreator(db(), { plan: 'pro' })
     await (await callerAs(db(), stranger)).schools.saveSettings({ name: 'Elsewhere', slug: 'elsewhere-school' })
     const strangersCourse = await createCreatorCourse(db(), stranger, { status: 'published' })
+    // A certificate of each course: its page is the school's only for the school's course.
+    const certificateOf = async (courseId: string) =>
+      (
+        await db()
+          .insertInto('certificates')
+          .values({
+            user_id: stranger.id,
+            course_id: courseId,
+            learner_name: 'Cert Holder',
+            course_title: 'A course',
+            instructor_name: 'An instructor',
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id
+    const ownCertificate = await certificateOf(ownCourse.id)
+    const strangersCertificate = await certificateOf(strangersCourse.id)
     const goesTo = async (path: string, host = 'academy.example.test') => {
       const answer = await app().inject({ url: path, headers: { host } })
       // (This server has no built client: a page served is its 404 here, what matters is that it is not sent away.)
@@ -177,6 +194,8 @@ describe('a school’s own domain', () => {
       `/learn/${strangersCourse.id}`,
       `/learn/${strangersCourse.id}/a-lesson`,
       `/account/messages/${strangersCourse.id}`,
+      `/certificates/${strangersCertificate}`,
+      '/certificates/no-such-certificate',
       '/account/premium',
       '/account/membership',
       '/bundles/someone-elses-bundle',
@@ -192,6 +211,7 @@ describe('a school’s own domain', () => {
       `/learn/${ownCourse.id}`,
       `/learn/${ownCourse.id}/a-lesson`,
       `/account/messages/${ownCourse.id}`,
+      `/certificates/${ownCertificate}`,
       '/account/messages',
       '/bundles/cora-pack',
       '/s/cora-academy',
@@ -230,6 +250,10 @@ describe('a school’s own domain', () => {
     expect(await serves({ courseId: 'no-such-course' })).toBe(false)
     expect(await serves({ bundleSlug: 'cora-pack' })).toBe(true)
     expect(await serves({ bundleSlug: 'someone-elses-bundle' })).toBe(false)
+    expect(await serves({ certificateId: ownCertificate })).toBe(true)
+    expect(await serves({ certificateId: strangersCertificate })).toBe(false)
+    expect(await serves({ certificateId: 'no-such-certificate' })).toBe(false)
+    expect(await serves({ certificateId: strangersCertificate }, '127.0.0.1')).toBe(true)
     expect(await serves({ courseId: strangersCourse.id }, '127.0.0.1')).toBe(true)
     // My courses names each course's school, so the school's site lists its own (decision 0150).
     const { user: learner } = await buyerOfCourse(db(), ownCourse.id)
