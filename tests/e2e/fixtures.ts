@@ -18,6 +18,8 @@ export const E2E_DATABASE_URL = process.env.E2E_DATABASE_URL as string
 const SECRET_COOKIES = [SESSION_COOKIE, VISITOR_CHAT_COOKIE]
 
 interface Fixtures {
+  /** The client address this test's browsers and requests present (clientAddressOf). */
+  clientAddress: string
   db: Kysely<Database>
   login: (options?: { role?: Role; email?: string; firstName?: string; lastName?: string }) => Promise<TestUser>
   /** Automatic: records the secrets the test used, for the log audit at the end of the run (secrets.ts). */
@@ -37,8 +39,12 @@ function clientAddressOf(testInfo: TestInfo): string {
 }
 
 export const test = base.extend<Fixtures>({
-  extraHTTPHeaders: async ({ extraHTTPHeaders }, use, testInfo) => {
-    await use({ ...extraHTTPHeaders, 'x-forwarded-for': clientAddressOf(testInfo) })
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright requires an object pattern for fixtures
+  clientAddress: async ({}, use, testInfo) => {
+    await use(clientAddressOf(testInfo))
+  },
+  extraHTTPHeaders: async ({ extraHTTPHeaders, clientAddress }, use) => {
+    await use({ ...extraHTTPHeaders, 'x-forwarded-for': clientAddress })
   },
   // Server-rendered pages show before React has hydrated them (decision 0028): after a page load, wait until the app
   // marks itself interactive (__root.tsx), so a test's first click is not lost on inert HTML.
