@@ -217,8 +217,7 @@ export async function courseOfCertificate(db: DB, id: string): Promise<string | 
 }
 
 export async function certificateExists(db: DB, id: string): Promise<boolean> {
-  if (!isUuid(id)) return false
-  return (await db.selectFrom('certificates').select('id').where('id', '=', id).executeTakeFirst()) !== undefined
+  return (await courseOfCertificate(db, id)) !== null
 }
 
 /** A passed quiz completes its lesson (in the caller's transaction); a lesson already complete keeps its moment. */

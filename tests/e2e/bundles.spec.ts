@@ -4,6 +4,7 @@
 // asks for a refund of a bundle's course: the request is for the bundle, and approving gives it all back (decision
 // 0149). A bundle learners bought stays (decision 0151): it can be unpublished, not deleted.
 import { markPaid } from '../../src-server/flows/pay-order.ts'
+import type { DB } from '../../src-server/kernel/db.ts'
 import { seedBundle } from '../support/bundles.ts'
 import { createCreator } from '../support/creator-courses.ts'
 import { ownedCourse } from '../support/earnings.ts'
@@ -12,13 +13,25 @@ import { placeOrder } from '../support/orders.ts'
 import { axeViolations } from './a11y.ts'
 import { expect, signInAs, test } from './fixtures.ts'
 
-test('a bundle is bought and one course of it refunded', async ({ page, db, baseURL }) => {
-  test.setTimeout(90_000)
+/** A Pro creator and two published courses of theirs at these prices (cents), titled with a stamp of this test. */
+async function proCreatorWithTwoCourses(db: DB, first: [string, number], second: [string, number]) {
   const stamp = Date.now().toString(36)
   const creator = await createCreator(db, { plan: 'pro' })
+  const courses = [
+    await ownedCourse(db, creator.id, first[1], `${first[0]} ${stamp}`),
+    await ownedCourse(db, creator.id, second[1], `${second[0]} ${stamp}`),
+  ] as const
+  return { stamp, creator, courses }
+}
+
+test('a bundle is bought and one course of it refunded', async ({ page, db, baseURL }) => {
+  test.setTimeout(90_000)
   // $60.00 + $40.00 listed; the bundle at $70.00 splits 42.00 / 28.00 over them.
-  const big = await ownedCourse(db, creator.id, 6000, `Bundle Big ${stamp}`)
-  const small = await ownedCourse(db, creator.id, 4000, `Bundle Small ${stamp}`)
+  const {
+    stamp,
+    creator,
+    courses: [big, small],
+  } = await proCreatorWithTwoCourses(db, ['Bundle Big', 6000], ['Bundle Small', 4000])
   const slug = `duo-${stamp}`
 
   // The creator makes the bundle in the studio.
@@ -108,10 +121,11 @@ test('a bundle of courses sold in pounds is priced in pounds without changing th
   db,
   baseURL,
 }) => {
-  const stamp = Date.now().toString(36)
-  const creator = await createCreator(db, { plan: 'pro' })
-  const one = await ownedCourse(db, creator.id, 6000, `Pound One ${stamp}`)
-  const two = await ownedCourse(db, creator.id, 4000, `Pound Two ${stamp}`)
+  const {
+    stamp,
+    creator,
+    courses: [one, two],
+  } = await proCreatorWithTwoCourses(db, ['Pound One', 6000], ['Pound Two', 4000])
   await db.updateTable('courses').set({ currency: 'GBP' }).where('id', 'in', [one.id, two.id]).execute()
 
   await signInAs(page, baseURL!, db, creator)
@@ -171,10 +185,11 @@ test('a bundle taken off sale by a course sold only in pounds says so in the stu
   db,
   baseURL,
 }) => {
-  const stamp = Date.now().toString(36)
-  const creator = await createCreator(db, { plan: 'pro' })
-  const kept = await ownedCourse(db, creator.id, 2500, `Kept ${stamp}`)
-  const moved = await ownedCourse(db, creator.id, 2000, `Moved ${stamp}`)
+  const {
+    stamp,
+    creator,
+    courses: [kept, moved],
+  } = await proCreatorWithTwoCourses(db, ['Kept', 2500], ['Moved', 2000])
   await seedBundle(db, {
     courseIds: [kept.id, moved.id],
     priceMinor: 3999,
@@ -205,12 +220,7 @@ test('a buyer who owns every course of a bundle is told so, with no button the s
   db,
   baseURL,
 }) => {
-  const stamp = Date.now().toString(36)
-  const creator = await createCreator(db, { plan: 'pro' })
-  const held = [
-    await ownedCourse(db, creator.id, 3000, `Held One ${stamp}`),
-    await ownedCourse(db, creator.id, 2000, `Held Two ${stamp}`),
-  ]
+  const { courses: held } = await proCreatorWithTwoCourses(db, ['Held One', 3000], ['Held Two', 2000])
   const bundle = await seedBundle(db, { courseIds: held.map((course) => course.id), priceMinor: 4000 })
   const buyer = await createUser(db)
   await db
@@ -241,10 +251,10 @@ test('a buyer asks for a refund of a course bought in a bundle: one request for 
   db,
   baseURL,
 }) => {
-  const stamp = Date.now().toString(36)
-  const creator = await createCreator(db, { plan: 'pro' })
-  const first = await ownedCourse(db, creator.id, 6000, `Asked One ${stamp}`)
-  const second = await ownedCourse(db, creator.id, 4000, `Asked Two ${stamp}`)
+  const {
+    stamp,
+    courses: [first, second],
+  } = await proCreatorWithTwoCourses(db, ['Asked One', 6000], ['Asked Two', 4000])
   const title = `Asked Bundle ${stamp}`
   const bundle = await seedBundle(db, { courseIds: [first.id, second.id], priceMinor: 7000, title })
   const buyer = await createUser(db)
@@ -313,10 +323,11 @@ test('a bundle learners bought can be unpublished, not deleted; one nobody bough
   db,
   baseURL,
 }) => {
-  const stamp = Date.now().toString(36)
-  const creator = await createCreator(db, { plan: 'pro' })
-  const first = await ownedCourse(db, creator.id, 3000, `Kept A ${stamp}`)
-  const second = await ownedCourse(db, creator.id, 2000, `Kept B ${stamp}`)
+  const {
+    stamp,
+    creator,
+    courses: [first, second],
+  } = await proCreatorWithTwoCourses(db, ['Kept A', 3000], ['Kept B', 2000])
   const bundleOf = (title: string) =>
     seedBundle(db, { courseIds: [first.id, second.id], priceMinor: 4000, ownerId: creator.id, title })
   const sold = await bundleOf(`Bought bundle ${stamp}`)
