@@ -52,8 +52,10 @@ export async function readPendingLogin(
   return { id: row.id, userId: row.user_id, remember: row.remember }
 }
 
-export async function endPendingLogin(db: DB, id: string): Promise<void> {
-  await db.deleteFrom('pending_logins').where('id', '=', id).execute()
+/** Ends the pending log-in; false when it had already ended (used, or ended by a rule). */
+export async function endPendingLogin(db: DB, id: string): Promise<boolean> {
+  const result = await db.deleteFrom('pending_logins').where('id', '=', id).executeTakeFirst()
+  return result.numDeletedRows > 0n
 }
 
 export function setPendingLoginCookie(reply: FastifyReply, token: string, secure: boolean) {

@@ -4,7 +4,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { AUTH_MESSAGES } from '../../src-shared/auth.ts'
 import type { AppConfig } from '../kernel/config.ts'
-import type { DB } from '../kernel/db.ts'
+import { type DB, inTransaction } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { startSession } from './login.ts'
 import {
@@ -15,6 +15,7 @@ import {
   readPendingLogin,
   setPendingLoginCookie,
 } from './pending-login.ts'
+import { lockAccountForSignIn } from './sign-in-lock.ts'
 import { hasTwoFactor, twoFactorSettings, verifySecondFactor } from './two-factor.ts'
 
 export interface SignInDeps {
@@ -46,8 +47,15 @@ export async function completeTwoFactorSignIn(deps: SignInDeps, code: string): P
   const pending = await readPendingLogin(deps.db, pendingLoginToken(deps.req))
   if (!pending) throw new DomainError('unauthenticated', AUTH_MESSAGES.twoFactorExpired)
   await verifySecondFactor(deps.db, pending.userId, code, twoFactorSettings(deps.config))
-  await endPendingLogin(deps.db, pending.id)
+  // The pending log-in is used up by the session it gives, under the account's sign-in lock: when a rule ended it
+  // meanwhile (a school's required sign-on, decision 0152), or another tab's code used it, there is no session.
+  await inTransaction(deps.db, async (trx) => {
+    await lockAccountForSignIn(trx, pending.userId)
+    if (!(await endPendingLogin(trx, pending.id))) {
+      throw new DomainError('unauthenticated', AUTH_MESSAGES.twoFactorExpired)
+    }
+    await startSession(trx, deps.res, deps.config, pending.userId, pending.remember, originOf(deps))
+  })
   if (deps.res) clearPendingLoginCookie(deps.res, deps.config.cookieSecure)
-  await startSession(deps.db, deps.res, deps.config, pending.userId, pending.remember, originOf(deps))
   return pending.userId
 }

@@ -4,11 +4,12 @@
 // and the SSO settings' flows both need it, and school-sso.ts already needs the team's.
 import { endPendingLoginsOf } from '../auth/pending-login.ts'
 import { invalidateUserSessions } from '../auth/session.ts'
+import { lockAccountAgainstSignIns, lockAccountForSignIn } from '../auth/sign-in-lock.ts'
 import { schoolSsoSettings, schoolsRequiringSsoFor } from '../creators/school-sso.ts'
 import { schoolMembers } from '../creators/school-team.ts'
 import { schoolById } from '../creators/schools.ts'
 import { schoolProvesEmailDomain } from '../creators/sso-domain-proofs.ts'
-import type { DB } from '../kernel/db.ts'
+import { type DB, inTransaction } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { userContact } from '../users/contact.ts'
 import { lockTeamSeats, ownerPlanIncludes } from './creator-standing.ts'
@@ -89,6 +90,20 @@ export async function assertSignInAllowed(db: DB, userId: string): Promise<void>
 }
 
 /**
+ * A sign-in by a way in that the school's required sign-on refuses (the password, a passkey, Google or Facebook):
+ * checks the hold (assertSignInAllowed) and runs `start` (the session or pending log-in) in one transaction, under the
+ * account's sign-in lock that endSessionsHeldToSso takes too, so a join or a switch of the requirement racing it is
+ * seen by one side or the other: the sign-in is refused, or the session it made is ended (decision 0152).
+ */
+export function signInUnlessHeld<T>(db: DB, userId: string, start: (trx: DB) => Promise<T>): Promise<T> {
+  return inTransaction(db, async (trx) => {
+    await lockAccountForSignIn(trx, userId)
+    await assertSignInAllowed(trx, userId)
+    return start(trx)
+  })
+}
+
+/**
  * Why this account may not add a passkey, or null: a school holds it to its single sign-on, and a passkey (a way in of
  * the account's own: it signs in alone) could not sign in while the requirement holds (assertSignInAllowed). The page
  * shows it in place of the form; the procedures refuse with it. A second factor is not refused: it signs in nobody
@@ -128,6 +143,9 @@ export async function endSessionsHeldToSso(
     if (only.domain && domainOf(member.email) !== only.domain) continue
     if (only.userId && member.id !== only.userId) continue
     if (!(await holdsToSso(db, school, member.id, member.email))) continue
+    // A sign-in under way (signInUnlessHeld) finishes first, and its session is ended here; the next waits for the
+    // commit and is refused.
+    await lockAccountAgainstSignIns(db, member.id)
     await invalidateUserSessions(db, member.id)
     await endPendingLoginsOf(db, member.id)
     ended.push(member.id)

@@ -19,8 +19,10 @@ import {
 } from '../auth/oauth.ts'
 import { finishFirstStep } from '../auth/sign-in.ts'
 import { scheduledDeletionOf } from '../flows/account-deletion.ts'
-import { schoolRequiringSsoOf } from '../flows/sso-hold.ts'
+import { signInUnlessHeld } from '../flows/sso-hold.ts'
 import type { HttpDeps } from '../kernel/config.ts'
+import type { DB } from '../kernel/db.ts'
+import { isDomainError } from '../kernel/errors.ts'
 
 const STATE_COOKIE = 'oauth_state'
 const VERIFIER_COOKIE = 'oauth_verifier'
@@ -119,16 +121,14 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: HttpDeps, creden
           })
           // Staff sign-in needs a proven address, as the password form does.
           if (mode === 'admin' && (!isStaff(user.role) || !user.emailVerified)) return fail('not_staff')
-          // A member a school holds to its single sign-on signs in there, not with Google or Facebook (decision 0062);
-          // the page names the school from its address.
-          const held = mode === 'user' ? await schoolRequiringSsoOf(deps.db, user.id) : null
-          if (held) return fail('sso_required', held.slug)
-          const signIn = { db: deps.db, config: deps.config, req: request, res: reply, clientIp: request.ip }
+          const signIn = { config: deps.config, req: request, res: reply, clientIp: request.ip }
           const next = mode === 'admin' ? '/admin' : flow.redirect
+          // A member a school holds to its single sign-on signs in there, not with Google or Facebook (decision 0062);
+          // the page names the school from its address. Staff sign-in is the platform's, which no school holds.
           // An account with a second factor asks for its code before the session, as after a password.
-          if ((await finishFirstStep(signIn, user.id, true)) === 'two-factor') {
-            return reply.redirect(`/two-factor?redirect=${encodeURIComponent(next)}`)
-          }
+          const firstStep = (db: DB) => finishFirstStep({ ...signIn, db }, user.id, true)
+          const step = await (mode === 'user' ? signInUnlessHeld(deps.db, user.id, firstStep) : firstStep(deps.db))
+          if (step === 'two-factor') return reply.redirect(`/two-factor?redirect=${encodeURIComponent(next)}`)
           if (mode === 'admin') {
             const mustEnrol = deps.config.staffTwoFactor === 'required' && staffRoleNeedsTwoFactor(user.role)
             return reply.redirect(mustEnrol ? TWO_FACTOR_SETUP_PATH : '/admin')
@@ -139,6 +139,8 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: HttpDeps, creden
           }
           return reply.redirect(`/auth/callback?redirect=${encodeURIComponent(flow.redirect)}`)
         } catch (error) {
+          // The school's required sign-in is the way in (signInUnlessHeld's refusal): its page offers that button.
+          if (isDomainError(error) && error.ssoSchool) return fail('sso_required', error.ssoSchool)
           if (!(error instanceof OAuthFailure)) request.log.warn({ err: error, provider }, 'OAuth sign-in failed')
           return fail(codeOf(error))
         }

@@ -30,7 +30,7 @@ import { isCreator } from '../creators/repository.ts'
 import { scheduledDeletionOf } from '../flows/account-deletion.ts'
 import { giftsWaitingFor } from '../flows/gift-delivery.ts'
 import { ssoForHost } from '../flows/school-sso.ts'
-import { assertSignInAllowed } from '../flows/sso-hold.ts'
+import { signInUnlessHeld } from '../flows/sso-hold.ts'
 import { loginFailuresFromAddress, reserveAttempt } from '../security/attempts.ts'
 import { allowAttempt, RATE_RULES, type RateRule } from '../security/rate-limit.ts'
 import { type Context, passwordsTypedHere } from '../trpc/context.ts'
@@ -97,11 +97,13 @@ export const authRouter = router({
     if (!user) throw new TRPCError({ code: 'UNAUTHORIZED', message: AUTH_MESSAGES.invalidCredentials })
     await attempt.release() // the password was right: not a failure from this address
     if (!user.emailVerified) throw new TRPCError({ code: 'FORBIDDEN', message: AUTH_MESSAGES.emailNotVerified })
-    // A member of a school that requires its single sign-on signs in there (decision 0062).
-    await assertSignInAllowed(ctx.db, user.id)
-    if (ctx.session) await invalidateSession(ctx.db, ctx.session.id)
-    // An account with a second factor gets no session yet: the code step (verifyTwoFactor) gives it.
-    if ((await finishFirstStep(ctx, user.id, input.remember)) === 'two-factor') return { twoFactor: true as const }
+    // A member of a school that requires its single sign-on signs in there (decision 0062). An account with a second
+    // factor gets no session yet: the code step (verifyTwoFactor) gives it.
+    const step = await signInUnlessHeld(ctx.db, user.id, async (trx) => {
+      if (ctx.session) await invalidateSession(trx, ctx.session.id)
+      return finishFirstStep({ ...ctx, db: trx }, user.id, input.remember)
+    })
+    if (step === 'two-factor') return { twoFactor: true as const }
     return signedIn(ctx, user.id)
   }),
 
@@ -131,11 +133,12 @@ export const authRouter = router({
     const userId = await verifyPasskeySignIn(ctx.db, input.response as never, rp)
     if (!userId) throw new TRPCError({ code: 'UNAUTHORIZED', message: PASSKEY_MESSAGES.failed })
     // A passkey is no way around a school's required single sign-on (decision 0062).
-    await assertSignInAllowed(ctx.db, userId)
-    if (ctx.session) await invalidateSession(ctx.db, ctx.session.id)
-    await startSession(ctx.db, ctx.res, ctx.config, userId, input.remember, {
-      userAgent: ctx.req?.headers['user-agent'],
-      clientIp: ctx.clientIp,
+    await signInUnlessHeld(ctx.db, userId, async (trx) => {
+      if (ctx.session) await invalidateSession(trx, ctx.session.id)
+      await startSession(trx, ctx.res, ctx.config, userId, input.remember, {
+        userAgent: ctx.req?.headers['user-agent'],
+        clientIp: ctx.clientIp,
+      })
     })
     return signedIn(ctx, userId)
   }),

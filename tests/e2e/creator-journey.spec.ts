@@ -15,6 +15,7 @@ import { COURSE_IMAGE_MESSAGES } from '../../src-shared/uploads.ts'
 import { createUser } from '../support/factories.ts'
 import { checkoutByCard } from './buy-plan.ts'
 import { expect, signInAs, test } from './fixtures.ts'
+import { dismissToasts } from './toasts.ts'
 
 /** How long a lesson's save may take to answer on a loaded machine before its dialog closes. */
 const SAVE_WAIT_MS = 20_000
@@ -177,6 +178,8 @@ test('the creator journey: apply, approval, Basic, a course built on a phone, re
     }
   }
   expect(await noSideScroll(page)).toBeLessThanOrEqual(0)
+  // The "Lesson added" toasts stand where the lesson dialog's Save button comes on a phone: dismissed, as a person does.
+  await dismissToasts(page)
 
   // A text lesson, the free preview.
   const dialog = page.getByRole('dialog', { name: 'Edit lesson' })

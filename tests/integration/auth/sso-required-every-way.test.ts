@@ -4,22 +4,28 @@
 // nor Google signs them in again; nor may they add a passkey. The owner, and members at another domain, keep theirs.
 // The password's refusal names whom to ask, and the owner's removal releases the member (decision 0144). Someone who
 // joins such a school already held loses their sessions made another way at once, the accepting one too.
+
+import { decodeBase32IgnorePadding } from '@oslojs/encoding'
+import { generateHOTP } from '@oslojs/otp'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { createPendingLogin } from '../../../src-server/auth/pending-login.ts'
+import { createPendingLogin, PENDING_LOGIN_COOKIE } from '../../../src-server/auth/pending-login.ts'
 import { SESSION_COOKIE } from '../../../src-server/auth/session.ts'
+import { totpStep } from '../../../src-server/auth/totp.ts'
+import { confirmTotpEnrolment, startTotpEnrolment } from '../../../src-server/auth/two-factor.ts'
 import { putSchoolMember } from '../../../src-server/creators/school-team.ts'
 import { lockTeamSeats } from '../../../src-server/flows/creator-standing.ts'
 import { endSessionsHeldToSso } from '../../../src-server/flows/sso-hold.ts'
 import { defaultAppConfig } from '../../../src-server/kernel/config.ts'
-import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
+import type { DatabaseHandle, DB } from '../../../src-server/kernel/db.ts'
 import { createCaller } from '../../../src-server/routers/_app.ts'
 import { createContextInner } from '../../../src-server/trpc/context.ts'
 import { createCreator } from '../../support/creator-courses.ts'
 import { createTestDatabase } from '../../support/db.ts'
 import { callerAs, createSessionToken, createUser, type TestUser } from '../../support/factories.ts'
 import { type FakeOAuth, fakeOAuthProviders } from '../../support/fake-oauth.ts'
-import { setCookieFor, startTestServer, type TestServer, trpcPost } from '../../support/http.ts'
+import { cookiePair, setCookieFor, startTestServer, type TestServer, trpcPost } from '../../support/http.ts'
 import { type LocalOidcProvider, startOidcProvider } from '../../support/oidc-provider.ts'
+import { raceIt, whileHeld } from '../../support/race.ts'
 import { softAuthenticator } from '../../support/soft-authenticator.ts'
 
 const PUBLIC_URL = 'http://storefront.test'
@@ -327,4 +333,71 @@ describe('a school that requires its single sign-on', () => {
       expect(await sessionsOf(rae)).toEqual([])
     },
   )
+
+  /** An owner whose school requires its sign-in at a proven domain, and someone at that domain about to join. */
+  async function joinUnderWay(domain: string, joinerEmail: string) {
+    const owner = await createCreator(db(), { plan: 'enterprise' })
+    const { caller: owners } = await ownerCaller(owner)
+    await owners.schoolSso.save(settings(domain, true))
+    expect((await prove(owners, domain)).status).toBe('verified')
+    const school = await db()
+      .selectFrom('schools')
+      .select('id')
+      .where('owner_id', '=', owner.id)
+      .executeTakeFirstOrThrow()
+    const joiner = await createUser(db(), { email: joinerEmail })
+    /** The join as SCHOOL_INVITES.join runs it under acceptInvite's team lock, its end of the joiner's sessions too. */
+    const join = async (trx: DB) => {
+      await lockTeamSeats(trx, owner.id)
+      await putSchoolMember(trx, { schoolId: school.id, userId: joiner.id, role: 'support', addedBy: owner.id })
+      expect(await endSessionsHeldToSso(trx, school.id, { userId: joiner.id })).toEqual([joiner.id])
+    }
+    return { joiner, join }
+  }
+
+  raceIt(
+    'refuses a password sign-in made while a join that holds the account is under way (decision 0152)',
+    async () => {
+      const { joiner, join } = await joinUnderWay('signing.test', 'ned@signing.test')
+      const login = await whileHeld(
+        db(),
+        join,
+        () =>
+          trpcPost(server.baseUrl, 'auth.login', { email: joiner.email, password: joiner.password, remember: false }),
+        { waiters: 1, maxMs: 5000 },
+      )
+      // The sign-in waited for the join's commit, then saw the hold. Without the account's sign-in lock its check missed
+      // the join (not yet committed) and it made its session after the join had ended the others: 200, a session kept.
+      expect(login.status).toBe(403)
+      expect(await sessionsOf(joiner)).toEqual([])
+    },
+  )
+
+  raceIt('gives no session for a second-factor code sent while a join ends the pending log-in', async () => {
+    const { joiner, join } = await joinUnderWay('coding.test', 'ola@coding.test')
+    const { manualKey } = await startTotpEnrolment(db(), joiner, { publicUrl: PUBLIC_URL })
+    const recoveryCodes = await confirmTotpEnrolment(
+      db(),
+      joiner.id,
+      generateHOTP(decodeBase32IgnorePadding(manualKey.replace(/ /g, '')), BigInt(totpStep(new Date())), 6),
+      { publicUrl: PUBLIC_URL },
+    )
+    const first = await trpcPost(server.baseUrl, 'auth.login', {
+      email: joiner.email,
+      password: joiner.password,
+      remember: false,
+    })
+    expect(first.status).toBe(200)
+    const pending = cookiePair(setCookieFor(first, PENDING_LOGIN_COOKIE))
+    const code = await whileHeld(
+      db(),
+      join,
+      () => trpcPost(server.baseUrl, 'auth.verifyTwoFactor', { code: recoveryCodes[0] }, { cookie: pending }),
+      { waiters: 1, maxMs: 5000 },
+    )
+    // The code step found its pending log-in gone with the join. Without that check it waited on the row the join
+    // deleted, deleted nothing, and started the session anyway.
+    expect(code.status).toBe(401)
+    expect(await sessionsOf(joiner)).toEqual([])
+  })
 })
