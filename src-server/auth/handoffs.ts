@@ -9,6 +9,7 @@ import { encodeBase64urlNoPadding } from '@oslojs/encoding'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { randomToken } from '../kernel/random-token.ts'
+import { lockAccountForSignIn } from './sign-in-lock.ts'
 import { hashToken } from './tokens.ts'
 
 export const HANDOFF_TTL_MS = 60_000
@@ -50,16 +51,25 @@ export async function issueHandoff(
 
 /**
  * Uses the code on `siteHost` with the browser's verifier: the account and "remember me", or null when the code is
- * unknown, used, expired, for another domain or another browser. A code is spent by its first try, right or wrong.
+ * unknown, used, expired, ended, for another domain or another browser. A code is spent by its first try, right or
+ * wrong. Run in the transaction that starts the session: it takes the account's sign-in lock first, so a rule ending
+ * the account's sessions and codes (endHandoffsOf) comes wholly before or after (decision 0152).
  */
 export async function redeemHandoff(
-  db: DB,
+  trx: DB,
   code: string,
   siteHost: string,
   verifier: string | undefined,
   now = clock.now(),
 ): Promise<{ userId: string; remember: boolean } | null> {
-  const row = await db
+  const holder = await trx
+    .selectFrom('sign_in_handoffs')
+    .select('user_id')
+    .where('code_hash', '=', hashToken(code))
+    .executeTakeFirst()
+  if (!holder) return null
+  await lockAccountForSignIn(trx, holder.user_id)
+  const row = await trx
     .updateTable('sign_in_handoffs')
     .set({ used_at: now })
     .where('code_hash', '=', hashToken(code))
@@ -69,4 +79,9 @@ export async function redeemHandoff(
     .executeTakeFirst()
   if (!row || !verifier || row.site_host !== siteHost || row.challenge !== challengeOf(verifier)) return null
   return { userId: row.user_id, remember: row.remember }
+}
+
+/** Ends the account's codes not used yet: a rule now refuses the sign-in they were given by (decision 0152). */
+export async function endHandoffsOf(db: DB, userId: string): Promise<void> {
+  await db.deleteFrom('sign_in_handoffs').where('user_id', '=', userId).where('used_at', 'is', null).execute()
 }

@@ -2,6 +2,7 @@
 // other way in gives, and ending the sessions such an account made another way — when the owner switches it on, a
 // domain is proven, or someone joins the team already held (decision 0144). Its own module: the team's flows (joining)
 // and the SSO settings' flows both need it, and school-sso.ts already needs the team's.
+import { endHandoffsOf } from '../auth/handoffs.ts'
 import { endPendingLoginsOf } from '../auth/pending-login.ts'
 import { invalidateUserSessions } from '../auth/session.ts'
 import { lockAccountAgainstSignIns, lockAccountForSignIn } from '../auth/sign-in-lock.ts'
@@ -122,10 +123,10 @@ export async function assertMayAddPasskey(db: DB, userId: string): Promise<void>
 }
 
 /**
- * Ends the sessions and half-finished log-ins of the members the school now holds to its sign-in (all; those at
- * `only.domain` when one domain was just proven; `only.userId` when that person just joined): they were made by the
- * password, a passkey or Google before, and must not outlive the requirement. Members sign in again through the
- * school. The owner is never held, so their session stays. Returns the ids of the people whose sessions ended.
+ * Ends the sessions, half-finished log-ins and unused school-domain hand-off codes of the members the school now
+ * holds to its sign-in (all; those at `only.domain` when one domain was just proven; `only.userId` when that person
+ * just joined): they were made by the password, a passkey or Google before, and must not outlive the requirement.
+ * Members sign in again through the school. The owner is never held, so their session stays. Returns the ids of the people whose sessions ended.
  */
 export async function endSessionsHeldToSso(
   db: DB,
@@ -148,6 +149,7 @@ export async function endSessionsHeldToSso(
     await lockAccountAgainstSignIns(db, member.id)
     await invalidateUserSessions(db, member.id)
     await endPendingLoginsOf(db, member.id)
+    await endHandoffsOf(db, member.id)
     ended.push(member.id)
   }
   return ended

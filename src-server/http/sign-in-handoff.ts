@@ -15,6 +15,7 @@ import { HANDOFF_CHALLENGE, issueHandoff, newHandoffVerifier, redeemHandoff } fr
 import { startSession } from '../auth/login.ts'
 import { handoffTarget, schoolForHost, siteUrlForHost } from '../flows/school-domain.ts'
 import type { HttpDeps } from '../kernel/config.ts'
+import { inTransaction } from '../kernel/db.ts'
 import { hostnameOf } from '../kernel/hosts.ts'
 import { escapeHtml } from '../kernel/html.ts'
 
@@ -124,15 +125,21 @@ export async function registerSignInHandoffRoutes(app: FastifyInstance, deps: Ht
       const verifier = request.cookies[VERIFIER_COOKIE]
       reply.clearCookie(VERIFIER_COOKIE, { path: cookieOptions.path })
       const hostname = hostnameOf(request.host)
+      const code = fields.code
       const grant =
-        fields.code && (await schoolForHost(db, hostname))
-          ? await redeemHandoff(db, fields.code, hostname, verifier)
+        code && (await schoolForHost(db, hostname))
+          ? await inTransaction(db, async (trx) => {
+              const redeemed = await redeemHandoff(trx, code, hostname, verifier)
+              if (redeemed) {
+                await startSession(trx, reply, config, redeemed.userId, redeemed.remember, {
+                  userAgent: request.headers['user-agent'],
+                  clientIp: request.ip,
+                })
+              }
+              return redeemed
+            })
           : null
       if (!grant) return reply.redirect(FAILED, 303)
-      await startSession(db, reply, config, grant.userId, grant.remember, {
-        userAgent: request.headers['user-agent'],
-        clientIp: request.ip,
-      })
       return reply.redirect(safeReturnPath(fields.next), 303)
     })
   })

@@ -5,7 +5,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { HANDOFF_TTL_MS } from '../../../src-server/auth/handoffs.ts'
 import { createSession, SESSION_COOKIE } from '../../../src-server/auth/session.ts'
+import { putSchoolMember } from '../../../src-server/creators/school-team.ts'
 import { ensureSchool } from '../../../src-server/creators/schools.ts'
+import { endSessionsHeldToSso } from '../../../src-server/flows/sso-hold.ts'
 import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
 import { createCreator } from '../../support/creator-courses.ts'
 import { createTestDatabase } from '../../support/db.ts'
@@ -29,6 +31,7 @@ async function verifiedSchool(hostname: string, name: string) {
     .insertInto('school_domains')
     .values({ school_id: school.id, hostname, verification_token: 'proof', verified_at: new Date() })
     .execute()
+  return { schoolId: school.id, ownerId: owner.id }
 }
 
 type Answer = { status: number; location: string; body: string; cookies: string[] }
@@ -198,6 +201,42 @@ describe('signing in on a school’s domain through the platform’s page', () =
     expect(HANDOFF_TTL_MS).toBe(60_000)
     const expired = await finishOnDomain(SCHOOL_HOST, lateCode, late.verifier)
     expect(expired.location).toBe('/login?handoff=failed')
+  })
+
+  it('opens nothing with a code given just before the school’s required sign-in held the learner (decision 0152)', async () => {
+    const host = 'learn.held-academy.test'
+    const { schoolId, ownerId } = await verifiedSchool(host, 'Held Academy')
+    const kit = await createUser(db(), { email: 'kit@held-academy.test' })
+    await db()
+      .insertInto('school_sso')
+      .values({
+        school_id: schoolId,
+        issuer: 'https://login.held-academy.test',
+        client_id: 'client',
+        client_secret_sealed: 'raw:c2VjcmV0',
+        allowed_domains: JSON.stringify(['held-academy.test']),
+        enabled: true,
+        require_for_members: true,
+      })
+      .execute()
+    await db()
+      .insertInto('school_sso_domain_proofs')
+      .values({ school_id: schoolId, domain: 'held-academy.test', token: 'sf-held', verified_at: new Date() })
+      .execute()
+    const { verifier, target } = await start(host)
+    const code = onwardForm(await continueOnPlatform(kit, target)).fields.code ?? ''
+
+    // Kit joins the team with the code in flight: the hold ends her sessions, and the code with them.
+    await db()
+      .transaction()
+      .execute(async (trx) => {
+        await putSchoolMember(trx, { schoolId, userId: kit.id, role: 'support', addedBy: ownerId })
+        expect(await endSessionsHeldToSso(trx, schoolId, { userId: kit.id })).toEqual([kit.id])
+      })
+    const finished = await finishOnDomain(host, code, verifier)
+    expect(finished.location).toBe('/login?handoff=failed')
+    expect(cookieValue(finished, SESSION_COOKIE)).toBeUndefined()
+    expect(await db().selectFrom('sessions').select('id').where('user_id', '=', kit.id).execute()).toEqual([])
   })
 
   it('sends a visitor through the platform’s log-in first, and never hands a staff account', async () => {
