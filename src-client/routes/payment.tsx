@@ -217,7 +217,7 @@ function Checkout() {
             onChange={(event) => setRemindMe(event.currentTarget.checked)}
           />
         )}
-        {free ? null : <TrialNote lines={lines} method={method} />}
+        {free ? null : <TrialNote total={group} method={method} />}
         <PlanWithServiceNote lines={lines} />
         <OtherSellersNote lines={lines} />
         <button
@@ -228,13 +228,7 @@ function Checkout() {
           aria-disabled={busy}
           disabled={mixesPlanAndService(lines) || holdsOtherSellers(lines, site)}
         >
-          {start.isPending ? (
-            'Processing...'
-          ) : free ? (
-            'Complete Enrolment'
-          ) : (
-            <PayLabel lines={lines} method={method} total={group} />
-          )}
+          {start.isPending ? 'Processing...' : free ? 'Complete Enrolment' : <PayLabel total={group} method={method} />}
         </button>
       </section>
       <CartSummary total={group}>

@@ -13,6 +13,16 @@ import type { CheckoutSession } from '../payments/stripe-schemas.ts'
 import type { Payment } from './pay-order.ts'
 
 /**
+ * Whether a card checkout with a plan starts the free trial: for a buyer who never had a plan (one free trial per user),
+ * and not with a code on the plan: the code becomes the subscription's Stripe coupon, which takes the trial's place
+ * (Stripe would count the code's months from the trial's start). The checkout (start-checkout.ts) and the payment
+ * page's note (coupon-cart.ts `planTrial`) both ask this.
+ */
+export function cardTrialStarts(buyerNeverHadPlan: boolean, planHasCode: boolean): boolean {
+  return buyerNeverHadPlan && !planHasCode
+}
+
+/**
  * `trial`: the buyer has never had a subscription (one free trial per user); `automaticTax`: STRIPE_TAX;
  * `planCoupon`: the Stripe coupon carrying a plan's discount (its stored share, for the coupon's duration): the plan
  * is then priced in full and the coupon takes its share off each invoice it covers.

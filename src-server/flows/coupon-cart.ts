@@ -19,7 +19,9 @@ import {
 } from '../promotions/coupons.ts'
 import { type AttemptGuard, reserveAttempt } from '../security/attempts.ts'
 import { RATE_RULES, type RateLimiter } from '../security/rate-limit.ts'
+import { hasHadSubscription } from '../subscriptions/repository.ts'
 import { listCartLines } from './cart-lines.ts'
+import { cardTrialStarts } from './checkout-session.ts'
 import { quoteGroup } from './coupon-checkout.ts'
 
 type Group = { currency: CartLine['currency']; lines: CartLine[] }
@@ -125,9 +127,20 @@ export async function dropRefusedCode(db: DB, userId: string, error: unknown): P
   throw new DomainError(error.kind, codeRemovedAtCheckout(error.message, coupon.code), { field: 'code', cause: error })
 }
 
+/**
+ * What a card checkout of one currency's lines does with its plan, for the payment page's note and Pay button: the
+ * plan's title and its price after any code, and whether it starts with the free trial (cardTrialStarts: not with a
+ * code on it). Null without a plan, or for a buyer who had one (no trial to speak of).
+ */
+export interface PlanTrial {
+  planTitle: string
+  planPriceMinor: number
+  startsWithTrial: boolean
+}
+
 export interface CouponCartView {
   items: (CartLine & { discountMinor: number })[]
-  totals: (CurrencyTotal & { discountMinor: number })[]
+  totals: (CurrencyTotal & { discountMinor: number; planTrial: PlanTrial | null })[]
   count: number
   coupon: { code: string; applies: boolean; refusal: string | null } | null
 }
@@ -139,11 +152,20 @@ export async function cartWithCoupon(db: DB, userId: string): Promise<CouponCart
   const priced = coupon ? await priceCart(db, userId, coupon, lines) : null
   const discounts = priced?.ok ? priced.discounts : new Map<string, number>()
   const items = lines.map((line) => ({ ...line, discountMinor: discounts.get(line.id) ?? 0 }))
+  const trialEligible = items.some((item) => item.kind === 'plan') && !(await hasHadSubscription(db, userId))
   const totals = totalsByCurrency(lines).map((total) => {
-    const discountMinor = items
-      .filter((item) => item.currency === total.currency)
-      .reduce((sum, item) => sum + item.discountMinor, 0)
-    return { ...total, discountMinor, totalMinor: total.totalMinor - discountMinor }
+    const ofCurrency = items.filter((item) => item.currency === total.currency)
+    const discountMinor = ofCurrency.reduce((sum, item) => sum + item.discountMinor, 0)
+    // The plan is the checkout's only recurring line: a monthly service is never checked out with it (decision 0136).
+    const plan = trialEligible ? ofCurrency.find((item) => item.kind === 'plan') : undefined
+    const planTrial = plan
+      ? {
+          planTitle: plan.title,
+          planPriceMinor: plan.priceMinor - plan.discountMinor,
+          startsWithTrial: cardTrialStarts(true, plan.discountMinor > 0),
+        }
+      : null
+    return { ...total, discountMinor, totalMinor: total.totalMinor - discountMinor, planTrial }
   })
   return {
     items,

@@ -24,7 +24,7 @@ import { openSessionUrl, retirePendingOrder } from './abandoned-checkouts.ts'
 import { sendBankDetails } from './bank-transfer-mail.ts'
 import { listCartLines } from './cart-lines.ts'
 import { openCartOrder } from './cart-order.ts'
-import { checkoutSessionParams } from './checkout-session.ts'
+import { cardTrialStarts, checkoutSessionParams } from './checkout-session.ts'
 import { dropRefusedCode } from './coupon-cart.ts'
 import { markPaid } from './pay-order.ts'
 import { hostSchool } from './school-domain.ts'
@@ -163,9 +163,8 @@ async function newStripeSession(
   trial: boolean,
 ) {
   const planCoupon = await stripePlanCoupon(db, payments, order)
-  // A plan code and the free trial do not stack (Stripe would count a code's months from the trial's start).
   const params = checkoutSessionParams(order, email, url, {
-    trial: trial && !planCoupon,
+    trial: cardTrialStarts(trial, planCoupon !== undefined),
     automaticTax: payments.stripeTax,
     planCoupon,
   })

@@ -1,39 +1,28 @@
 // What "Every plan starts with a 7-day free trial" (pricing) means at checkout: Stripe gives the trial to a card plan
-// of a member who never had a plan, and not with a plan code (the two do not stack: flows/start-checkout.ts); the
-// trial's plan is charged when it ends, the rest today. PayPal and bank transfer pay the plan's first
-// period at once. Said before the Pay button, and by it, so nobody pays expecting a free week or the reverse.
+// of a member who never had a plan, and not with a plan code (the two do not stack). The server says which
+// (coupon-cart.ts `planTrial`, asked as the checkout asks it); this only words it. The trial's plan is charged when it
+// ends, the rest today. PayPal and bank transfer pay the plan's first period at once. Said before the Pay button, and
+// by it, so nobody pays expecting a free week or the reverse.
 
 import type { PaymentMethodValue } from '#shared/cart.ts'
 import { TRIAL_DAYS } from '#shared/constants.ts'
 import { formatMoney } from '#shared/money.ts'
 import { css } from '#styled-system/css'
-import type { CartLine } from '../cart/CartItemRow.tsx'
-import { useEntitlements } from '../cart/hooks.ts'
+import type { RouterOutputs } from '../../lib/types.ts'
 
-/** The free trial a checkout of these lines (one currency) would start by card, or null. */
-function useCardTrial(lines: CartLine[]) {
-  const { data: entitlements } = useEntitlements()
-  const plan = lines.find((line) => line.kind === 'plan')
-  if (!plan || !entitlements?.trialAvailable) return null
-  // The plan is the checkout's only recurring line: a monthly service is never checked out with it (decision 0136).
-  // A code on the plan becomes the subscription's Stripe coupon, which takes the trial's place.
-  const planCode = plan.discountMinor > 0
-  const deferredMinor = plan.priceMinor - plan.discountMinor
-  return { plan, planCode, deferredMinor }
-}
+type CartTotal = NonNullable<RouterOutputs['cart']['list']>['totals'][number]
 
-export function TrialNote({ lines, method }: { lines: CartLine[]; method: PaymentMethodValue | null }) {
-  const trial = useCardTrial(lines)
+export function TrialNote({ total, method }: { total: CartTotal; method: PaymentMethodValue | null }) {
+  const trial = total.planTrial
   if (!trial || !method) return null
-  const { plan } = trial
-  const price = formatMoney(plan.priceMinor - plan.discountMinor, plan.currency)
+  const price = formatMoney(trial.planPriceMinor, total.currency)
   let note: string
   if (method !== 'card')
-    note = `The ${TRIAL_DAYS}-day free trial needs a card: with ${method === 'paypal' ? 'PayPal' : 'a bank transfer'}, ${plan.title} starts when your payment arrives.`
-  else if (trial.planCode)
-    note = `A code on a plan replaces the ${TRIAL_DAYS}-day free trial: ${plan.title} starts today at ${price}.`
+    note = `The ${TRIAL_DAYS}-day free trial needs a card: with ${method === 'paypal' ? 'PayPal' : 'a bank transfer'}, ${trial.planTitle} starts when your payment arrives.`
+  else if (!trial.startsWithTrial)
+    note = `A code on a plan replaces the ${TRIAL_DAYS}-day free trial: ${trial.planTitle} starts today at ${price}.`
   else
-    note = `${plan.title} starts with a ${TRIAL_DAYS}-day free trial: its ${price} is charged when the trial ends, unless you cancel before.`
+    note = `${trial.planTitle} starts with a ${TRIAL_DAYS}-day free trial: its ${price} is charged when the trial ends, unless you cancel before.`
   return (
     <p data-testid="trial-note" className={css({ fontSize: 'sm', color: 'fg.muted' })}>
       {note}
@@ -42,17 +31,9 @@ export function TrialNote({ lines, method }: { lines: CartLine[]; method: Paymen
 }
 
 /** The Pay button's words: what is charged today (nothing in a card trial but the one-time lines). */
-export function PayLabel({
-  lines,
-  method,
-  total: { totalMinor, currency },
-}: {
-  lines: CartLine[]
-  method: PaymentMethodValue | null
-  total: { totalMinor: number; currency: string }
-}) {
-  const trial = useCardTrial(lines)
-  if (method !== 'card' || !trial || trial.planCode) return `Pay ${formatMoney(totalMinor, currency)}`
-  const today = totalMinor - trial.deferredMinor
+export function PayLabel({ total, method }: { total: CartTotal; method: PaymentMethodValue | null }) {
+  const { totalMinor, currency, planTrial } = total
+  if (method !== 'card' || !planTrial?.startsWithTrial) return `Pay ${formatMoney(totalMinor, currency)}`
+  const today = totalMinor - planTrial.planPriceMinor
   return today > 0 ? `Pay ${formatMoney(today, currency)} today` : 'Start Free Trial'
 }

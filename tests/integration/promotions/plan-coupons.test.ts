@@ -4,6 +4,7 @@
 // show those amounts month by month. Limits work as for courses; hostile input is refused with a reason.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { PaymentsConfig } from '../../../src-server/payments/config.ts'
+import { TRIAL_DAYS } from '../../../src-shared/constants.ts'
 import { COUPON_MESSAGES, COUPON_REFUSALS } from '../../../src-shared/promotions.ts'
 import { callerAs, createUser, type TestUser } from '../../support/factories.ts'
 import type { FakeStripe } from '../../support/fake-stripe.ts'
@@ -92,6 +93,35 @@ describe('plan coupons across renewals', () => {
     expect(stripeInvoices.map((inv) => inv.total_discount_amounts.reduce((s, d) => s + d.amount, 0))).toEqual([
       500, 0, 0,
     ])
+  })
+
+  it('tells the payment page what the card checkout does with the free trial, as the checkout then does', async () => {
+    const member = await createUser(db())
+    const caller = await shopCaller(db(), member, payments)
+    await caller.cart.add({ kind: 'plan', planId: 'basic', billingCycle: 'monthly' })
+    const planTrial = async () => (await caller.cart.list())?.totals.find((t) => t.currency === 'USD')?.planTrial
+    // Never a member, no code: the trial starts and the plan's price waits for its end.
+    expect(await planTrial()).toEqual({ planTitle: 'Basic Plan', planPriceMinor: BASIC_MONTHLY, startsWithTrial: true })
+    // A code on the plan takes the trial's place, at the price after the code.
+    await caller.cart.applyCoupon({ code: await planCoupon({ planDuration: 'once' }) })
+    expect(await planTrial()).toEqual({
+      planTitle: 'Basic Plan',
+      planPriceMinor: BASIC_MONTHLY - 500,
+      startsWithTrial: false,
+    })
+    await caller.cart.removeCoupon()
+    expect((await planTrial())?.startsWithTrial).toBe(true)
+    const started = await caller.payments.start({ currency: 'USD', method: 'card' })
+    if (started.method !== 'card') throw new Error('expected card')
+    const sessionId = new URL(started.url).pathname.split('/').pop()!
+    expect(fake.createParams.get(sessionId)!.subscription_data.trial_period_days).toBe(String(TRIAL_DAYS))
+    expect(await fake.deliver('checkout.session.completed', fake.completeSession(sessionId))).toBe(200)
+    await fake.flush()
+
+    // Once a member (here, the plan ended since), a plan in the cart has no trial to speak of.
+    await db().updateTable('subscriptions').set({ status: 'cancelled' }).where('user_id', '=', member.id).execute()
+    await caller.cart.add({ kind: 'plan', planId: 'basic', billingCycle: 'monthly' })
+    expect(await planTrial()).toBeNull()
   })
 
   it('`repeating` 3 months: three discounted payments, then the full price; the invoice says so', async () => {
