@@ -35,6 +35,8 @@ const rootClass = css({
   // Ark keeps a hover strip over the gap above each toast (data-ghost="after"), so moving between stacked toasts keeps
   // them paused; it is invisible, and it took clicks meant for what lies beneath it (a row's Edit just above a toast).
   '& [data-ghost=after]': { pointerEvents: 'none' },
+  // A dismissed toast stays a moment to fade out: it takes no click meant for what lies beneath (a dialog's Save).
+  '&[data-state=closed]': { pointerEvents: 'none' },
   '&[data-type=success]': { borderLeftColor: 'success' },
   '&[data-type=error]': { borderLeftColor: 'danger' },
   '&[data-type=info]': { borderLeftColor: 'accent' },
