@@ -107,7 +107,15 @@ describe('what a cancelled order held comes back', () => {
     ])
     const total = 3_300 + 19_900 + 19_999
     expect((await caller.cart.list())?.totals).toEqual([
-      { currency: 'USD', itemCount: 3, subtotalMinor: total, taxMinor: 0, discountMinor: 0, totalMinor: total },
+      {
+        currency: 'USD',
+        itemCount: 3,
+        subtotalMinor: total,
+        taxMinor: 0,
+        discountMinor: 0,
+        totalMinor: total,
+        planTrial: { planTitle: 'Pro Plan', planPriceMinor: 19_999, startsWithTrial: true },
+      },
     ])
   })
 

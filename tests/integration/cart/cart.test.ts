@@ -97,8 +97,25 @@ describe('cart', () => {
     expect(cart?.count).toBe(4)
     const usd = 4_999 + audit.price_minor + 19_999
     expect(cart?.totals).toEqual([
-      { currency: 'USD', itemCount: 3, subtotalMinor: usd, taxMinor: 0, discountMinor: 0, totalMinor: usd },
-      { currency: 'GBP', itemCount: 1, subtotalMinor: 30_000, taxMinor: 0, discountMinor: 0, totalMinor: 30_000 },
+      {
+        currency: 'USD',
+        itemCount: 3,
+        subtotalMinor: usd,
+        taxMinor: 0,
+        discountMinor: 0,
+        totalMinor: usd,
+        // Never a member: a card checkout of the dollar group starts the plan's free trial (its price deferred).
+        planTrial: { planTitle: 'Pro Plan', planPriceMinor: 19_999, startsWithTrial: true },
+      },
+      {
+        currency: 'GBP',
+        itemCount: 1,
+        subtotalMinor: 30_000,
+        taxMinor: 0,
+        discountMinor: 0,
+        totalMinor: 30_000,
+        planTrial: null,
+      },
     ])
     const plan = cart?.items.find((item) => item.kind === 'plan')
     expect(plan).toMatchObject({ priceMinor: 19_999, recurringInterval: 'year', billingCycle: 'annual' })
@@ -398,9 +415,18 @@ describe('cart', () => {
       recurringInterval: 'month',
     })
     expect(cart?.count).toBe(5)
+    const usdGroup = { currency: 'USD', itemCount: 2, subtotalMinor: 51_899, taxMinor: 0, discountMinor: 0 }
     expect(cart?.totals).toEqual([
-      { currency: 'USD', itemCount: 2, subtotalMinor: 51_899, taxMinor: 0, discountMinor: 0, totalMinor: 51_899 },
-      { currency: 'GBP', itemCount: 3, subtotalMinor: 35_750, taxMinor: 0, discountMinor: 0, totalMinor: 35_750 },
+      { ...usdGroup, totalMinor: 51_899, planTrial: null },
+      {
+        currency: 'GBP',
+        itemCount: 3,
+        subtotalMinor: 35_750,
+        taxMinor: 0,
+        discountMinor: 0,
+        totalMinor: 35_750,
+        planTrial: { planTitle: 'Sterling Plan', planPriceMinor: 1_500, startsWithTrial: true },
+      },
     ])
 
     // The same plan billed yearly: its yearly price, billed every year.
@@ -416,8 +442,16 @@ describe('cart', () => {
       billingCycle: 'annual',
     })
     expect(yearly?.totals).toEqual([
-      { currency: 'USD', itemCount: 2, subtotalMinor: 51_899, taxMinor: 0, discountMinor: 0, totalMinor: 51_899 },
-      { currency: 'GBP', itemCount: 3, subtotalMinor: 49_250, taxMinor: 0, discountMinor: 0, totalMinor: 49_250 },
+      { ...usdGroup, totalMinor: 51_899, planTrial: null },
+      {
+        currency: 'GBP',
+        itemCount: 3,
+        subtotalMinor: 49_250,
+        taxMinor: 0,
+        discountMinor: 0,
+        totalMinor: 49_250,
+        planTrial: { planTitle: 'Sterling Plan', planPriceMinor: 15_000, startsWithTrial: true },
+      },
     ])
   })
 
