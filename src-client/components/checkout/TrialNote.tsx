@@ -4,11 +4,11 @@
 // ends, the rest today. PayPal and bank transfer pay the plan's first period at once. Said before the Pay button, and
 // by it, so nobody pays expecting a free week or the reverse.
 
+import type { RouterOutputs } from '#client/lib/types.ts'
 import type { PaymentMethodValue } from '#shared/cart.ts'
 import { TRIAL_DAYS } from '#shared/constants.ts'
 import { formatMoney } from '#shared/money.ts'
 import { css } from '#styled-system/css'
-import type { RouterOutputs } from '../../lib/types.ts'
 
 type CartTotal = NonNullable<RouterOutputs['cart']['list']>['totals'][number]
 
