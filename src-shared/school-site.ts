@@ -2,9 +2,8 @@
 // catalogue is the school's courses, and what a learner of the school needs (course pages of its courses, cart and
 // checkout, log-in, account, learning of its courses, certificates of its courses, legal pages) is served there; the
 // marketplace's own pages, and the player or a certificate of a course that is not the school's, go to the
-// marketplace's origin. One rule for the
-// server's first hook (a page loaded) and the client's router (a link followed), by the path's first segment; every
-// page of the app is named here (tests/unit/page-routes.test.ts).
+// marketplace's origin. One rule for the server's first hook (a page loaded) and the client's router (a link
+// followed), by the path's first segment; every page of the app is named here (tests/unit/page-routes.test.ts).
 
 /**
  * What each first segment of a page's path is on a school's domain:

@@ -208,7 +208,6 @@ export async function lessonsAddedSince(db: DB, courseId: string, since: Date): 
   return Number(row.n)
 }
 
-/** Whether a certificate has this id (the certificate page's status). */
 /** The course a certificate was earned in, or null (no such certificate). */
 export async function courseOfCertificate(db: DB, id: string): Promise<string | null> {
   if (!isUuid(id)) return null
@@ -216,6 +215,7 @@ export async function courseOfCertificate(db: DB, id: string): Promise<string | 
   return row?.course_id ?? null
 }
 
+/** Whether a certificate has this id (the certificate page's status). */
 export async function certificateExists(db: DB, id: string): Promise<boolean> {
   return (await courseOfCertificate(db, id)) !== null
 }
