@@ -8,6 +8,8 @@
 import { decodeBase32IgnorePadding } from '@oslojs/encoding'
 import { generateHOTP } from '@oslojs/otp'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { issueHandoff, newHandoffVerifier, redeemHandoff } from '../../../src-server/auth/handoffs.ts'
+import { startSession } from '../../../src-server/auth/login.ts'
 import { createPendingLogin, PENDING_LOGIN_COOKIE } from '../../../src-server/auth/pending-login.ts'
 import { SESSION_COOKIE } from '../../../src-server/auth/session.ts'
 import { totpStep } from '../../../src-server/auth/totp.ts'
@@ -16,7 +18,7 @@ import { putSchoolMember } from '../../../src-server/creators/school-team.ts'
 import { lockTeamSeats } from '../../../src-server/flows/creator-standing.ts'
 import { endSessionsHeldToSso } from '../../../src-server/flows/sso-hold.ts'
 import { defaultAppConfig } from '../../../src-server/kernel/config.ts'
-import type { DatabaseHandle, DB } from '../../../src-server/kernel/db.ts'
+import { type DatabaseHandle, type DB, inTransaction } from '../../../src-server/kernel/db.ts'
 import { createCaller } from '../../../src-server/routers/_app.ts'
 import { createContextInner } from '../../../src-server/trpc/context.ts'
 import { createCreator } from '../../support/creator-courses.ts'
@@ -398,6 +400,27 @@ describe('a school that requires its single sign-on', () => {
     // The code step found its pending log-in gone with the join. Without that check it waited on the row the join
     // deleted, deleted nothing, and started the session anyway.
     expect(code.status).toBe(401)
+    expect(await sessionsOf(joiner)).toEqual([])
+  })
+
+  raceIt('leaves no session from a school-domain hand-off finished while a join holds the account', async () => {
+    const { joiner, join } = await joinUnderWay('handing.test', 'ida@handing.test')
+    const siteHost = 'learn.handing.test'
+    const { verifier, challenge } = newHandoffVerifier()
+    const code = await issueHandoff(db(), { userId: joiner.id, siteHost, challenge, remember: false })
+    // The other order of decision 0152's hand-off race: the domain's finish (http/sign-in-handoff.ts) has spent the
+    // code and made its session, not yet committed, when the join runs; the join must end that session too.
+    await whileHeld(
+      db(),
+      async (trx) => {
+        expect(await redeemHandoff(trx, code, siteHost, verifier)).toEqual({ userId: joiner.id, remember: false })
+        await startSession(trx, undefined, config, joiner.id, false)
+      },
+      () => inTransaction(db(), join),
+      { waiters: 1, maxMs: 5000 },
+    )
+    // The join waited on the account's sign-in key, then ended the new session. Without the key it ended the sessions
+    // it could see (none yet), waited only to delete the code (already spent) and the hand-off's session was kept.
     expect(await sessionsOf(joiner)).toEqual([])
   })
 })
