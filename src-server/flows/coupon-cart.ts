@@ -1,7 +1,12 @@
 // Apply code, remove code, and the cart with its discount: the cart's lines (cart/) priced with the applied coupon
 // (promotions/). One code per cart; a code that no longer covers anything (its item removed) is dropped.
 
-import { COUPON_TOO_MANY, codeRemovedAtCheckout, isCouponRefusal } from '../../src-shared/promotions.ts'
+import {
+  COUPON_TOO_MANY,
+  codeCoversFewerCheckouts,
+  codeRemovedAtCheckout,
+  isCouponRefusal,
+} from '../../src-shared/promotions.ts'
 import type { CartLine, CurrencyTotal } from '../cart/lines.ts'
 import { totalsByCurrency } from '../cart/lines.ts'
 import { removeCartItem } from '../cart/repository.ts'
@@ -13,6 +18,7 @@ import {
   applyToCart,
   type Coupon,
   findCouponByCode,
+  ordersLeftFor,
   refusal,
   refusalText,
   removeFromCart,
@@ -22,7 +28,7 @@ import { RATE_RULES, type RateLimiter } from '../security/rate-limit.ts'
 import { hasHadSubscription } from '../subscriptions/repository.ts'
 import { listCartLines } from './cart-lines.ts'
 import { cardTrialStarts } from './checkout-session.ts'
-import { quoteGroup } from './coupon-checkout.ts'
+import { buyerOf, quoteGroup } from './coupon-checkout.ts'
 
 type Group = { currency: CartLine['currency']; lines: CartLine[] }
 
@@ -32,9 +38,13 @@ function groups(lines: readonly CartLine[]): Group[] {
   return [...map].map(([currency, group]) => ({ currency, lines: group }))
 }
 
-/** Each line's discount under the coupon (by line id), or the refusal when no group gets one. */
+/**
+ * Each line's discount under the coupon (by line id) and how many currency groups (each its own checkout) it
+ * discounts, or the refusal when no group gets one.
+ */
 async function priceCart(db: DB, userId: string, coupon: Coupon, lines: readonly CartLine[]) {
   const discounts = new Map<string, number>()
+  let discountedGroups = 0
   let reason: QuoteRefusal = { ok: false, refusal: 'nothingApplies' }
   for (const group of groups(lines)) {
     const quote = await quoteGroup(db, coupon, userId, group.currency, group.lines)
@@ -42,11 +52,24 @@ async function priceCart(db: DB, userId: string, coupon: Coupon, lines: readonly
       if (quote.refusal !== 'nothingApplies') reason = quote
       continue
     }
+    const before = discounts.size
     group.lines.forEach((line, index) => {
       if ((quote.perLine[index] ?? 0) > 0) discounts.set(line.id, quote.perLine[index]!)
     })
+    if (discounts.size > before) discountedGroups += 1
   }
-  return discounts.size > 0 ? { ok: true as const, discounts } : reason
+  return discounts.size > 0 ? { ok: true as const, discounts, discountedGroups } : reason
+}
+
+/**
+ * The cart's word when the code discounts more currency groups than orders it may still be used on (a once-per-
+ * customer or first-purchase code over a cart of two currencies): each group is its own order, and the ones paid after
+ * the last use are charged without it. Null when every group it discounts can have it.
+ */
+async function fewerCheckoutsNote(db: DB, userId: string, coupon: Coupon, discountedGroups: number) {
+  if (discountedGroups < 2) return null
+  const left = await ordersLeftFor(db, coupon, await buyerOf(db, userId))
+  return left !== null && left < discountedGroups ? codeCoversFewerCheckouts(coupon.code, left) : null
 }
 
 /** Who is typing codes, for the limit on codes that do not exist (a short code is guessable: decision 0114). */
@@ -142,7 +165,7 @@ export interface CouponCartView {
   items: (CartLine & { discountMinor: number })[]
   totals: (CurrencyTotal & { discountMinor: number; planTrial: PlanTrial | null })[]
   count: number
-  coupon: { code: string; applies: boolean; refusal: string | null } | null
+  coupon: { code: string; applies: boolean; refusal: string | null; note: string | null } | null
 }
 
 /** The cart page: lines with their discount, totals after it, and the applied code (with why it no longer works). */
@@ -176,6 +199,7 @@ export async function cartWithCoupon(db: DB, userId: string): Promise<CouponCart
           code: coupon.code,
           applies: Boolean(priced?.ok),
           refusal: priced && !priced.ok ? refusalText(priced.refusal, priced.minimum) : null,
+          note: priced?.ok ? await fewerCheckoutsNote(db, userId, coupon, priced.discountedGroups) : null,
         }
       : null,
   }

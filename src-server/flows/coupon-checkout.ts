@@ -55,7 +55,8 @@ async function bundleParts(db: DB, bundleId: string) {
   }
 }
 
-async function buyerOf(db: DB, userId: string) {
+/** The buyer as the coupon limits count them: their id and their account's address. */
+export async function buyerOf(db: DB, userId: string) {
   return db.selectFrom('users').select(['id', 'email']).where('id', '=', userId).executeTakeFirstOrThrow()
 }
 

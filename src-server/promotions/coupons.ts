@@ -162,6 +162,26 @@ export async function refusalFor(
   return null
 }
 
+/**
+ * How many more orders the buyer may place with the code by the limits `refusalFor` counts (its uses left, the
+ * buyer's uses left, one for a first purchase), or null when none caps it. A cart of two currencies is two orders: a
+ * code with one order left comes off the first of them only.
+ */
+export async function ordersLeftFor(
+  db: DB,
+  coupon: Coupon,
+  buyer: { id: string; email: string },
+): Promise<number | null> {
+  const left: number[] = []
+  if (coupon.maxUses !== null) left.push(coupon.maxUses - (await liveUses(db, coupon.id, buyer.id)))
+  if (coupon.maxUsesPerCustomer !== null) {
+    const used = await liveUsesBy(db, coupon.id, buyer.id, customerMailbox(buyer.email), buyer.id)
+    left.push(coupon.maxUsesPerCustomer - used)
+  }
+  if (coupon.firstPurchaseOnly) left.push(1)
+  return left.length > 0 ? Math.max(0, Math.min(...left)) : null
+}
+
 /** What the buyer is told: under the minimum, the minimum itself (in the currency of the cart's lines it priced). */
 export function refusalText(reason: CouponRefusal, minimum?: { currency: Currency; amountMinor: number }): string {
   if (reason === 'belowMinimum' && minimum)

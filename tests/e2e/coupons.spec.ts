@@ -1,15 +1,17 @@
 // Coupons in the browser: staff create a 20 % code limited to 2 uses at /admin/coupons; two buyers apply it on the
 // cart (any case), see the discount per line and in the totals, and check out by bank transfer; a third is told the
 // code is used up, then loses another code's last use to a rival while on the payment page. The expiry that gives a
-// use back, the invoice, refund and earnings amounts are covered by tests/integration/promotions/coupons.test.ts.
+// use back, the invoice, refund and earnings amounts are covered by tests/integration/promotions/coupons.test.ts. A
+// once-per-customer code over a cart of two currencies (two orders) says only the first checkout gets it.
 import { randomBytes } from 'node:crypto'
 import { addCartItem } from '../../src-server/cart/repository.ts'
 import { createFromCart } from '../../src-server/flows/cart-order.ts'
 import { applyCoupon } from '../../src-server/flows/coupon-cart.ts'
 import { createCoupon } from '../../src-server/promotions/coupons.ts'
 import { formatMoney } from '../../src-shared/money.ts'
-import { COUPON_REFUSALS, codeRemovedAtCheckout } from '../../src-shared/promotions.ts'
+import { COUPON_REFUSALS, codeCoversFewerCheckouts, codeRemovedAtCheckout } from '../../src-shared/promotions.ts'
 import { couponInput } from '../../src-shared/schemas/promotions.ts'
+import { ownedCourse } from '../support/earnings.ts'
 import { createUser } from '../support/factories.ts'
 import { expect, test } from './fixtures.ts'
 
@@ -101,4 +103,35 @@ test('a 20 % code limited to 2 uses: two buyers get it, the third is told it is 
     .where('user_id', '=', third.id)
     .executeTakeFirstOrThrow()
   expect(order).toEqual({ total_minor: course.price_minor, coupon_code: null })
+})
+
+test('a once-per-customer code over a cart of two currencies says only the first checkout gets it', async ({
+  page,
+  login,
+  db,
+}) => {
+  const editor = await createUser(db, { role: 'editor' })
+  const creator = await createUser(db)
+  const inDollars = await ownedCourse(db, creator.id, 2_000)
+  const inPounds = await ownedCourse(db, creator.id, 2_000)
+  await db.updateTable('courses').set({ price_gbp_minor: 1_600 }).where('id', '=', inPounds.id).execute()
+  const code = `ONCE${randomBytes(3).toString('hex').toUpperCase()}`
+  const once = { code, kind: 'percent', percentOff: 10, appliesTo: 'everything', maxUsesPerCustomer: 1 }
+  await createCoupon(db, couponInput.parse(once), editor.id)
+  const buyer = await login()
+  await db
+    .insertInto('cart_items')
+    .values([
+      { user_id: buyer.id, kind: 'course', course_id: inDollars.id },
+      { user_id: buyer.id, kind: 'course', course_id: inPounds.id, currency: 'GBP' },
+    ])
+    .execute()
+  await page.goto('/cart')
+  await page.getByRole('textbox', { name: 'Coupon code' }).fill(code)
+  await page.getByRole('button', { name: 'Apply code' }).click()
+  await expect(page.getByTestId('coupon-applied')).toContainText(`Code ${code} applied`)
+  // Either currency may be paid first, so both show the discount; the note says only one of them will have it.
+  await expect(page.getByTestId('discount-USD')).toContainText(formatMoney(200, 'USD'))
+  await expect(page.getByTestId('discount-GBP')).toContainText(formatMoney(160, 'GBP'))
+  await expect(page.getByTestId('coupon-note')).toHaveText(codeCoversFewerCheckouts(code, 1))
 })

@@ -8,6 +8,7 @@ import { type FormEvent, useRef, useState } from 'react'
 import { errorMessage } from '#client/lib/errors.ts'
 import { useFocusWhenLost } from '#client/lib/focus.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
+import type { RouterOutputs } from '#client/lib/types.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
 import { submitWhilePending, whilePending } from '#client/lib/while-pending.ts'
 import { COUPON_MESSAGES } from '#shared/promotions.ts'
@@ -18,11 +19,9 @@ import { TextField } from '../ui/form.tsx'
 import { notify } from '../ui/toaster.tsx'
 import { useRefreshPurchases } from './hooks.ts'
 
-export interface AppliedCoupon {
-  code: string
-  applies: boolean
-  refusal: string | null
-}
+/** The cart's code as the server words it: whether it applies, why not, and a note when fewer orders may use it than
+ * the cart has currencies it discounts. */
+export type AppliedCoupon = NonNullable<NonNullable<RouterOutputs['cart']['list']>['coupon']>
 
 const box = cx(borderedCard, css({ p: '5' }))
 
@@ -70,6 +69,11 @@ export function CouponForm({ applied }: { applied: AppliedCoupon | null }) {
         {applied.refusal ? (
           <p role="alert" className={css({ color: 'danger', fontSize: 'sm', mt: '1' })}>
             {applied.refusal}
+          </p>
+        ) : null}
+        {applied.note ? (
+          <p data-testid="coupon-note" className={css({ color: 'fg.muted', fontSize: 'sm', mt: '1' })}>
+            {applied.note}
           </p>
         ) : null}
         <button

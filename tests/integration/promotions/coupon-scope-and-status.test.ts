@@ -278,7 +278,7 @@ describe('the coupon tables and the refusals', () => {
     // $90.00 down to $50.00: the code stays on the cart (it still covers the course) and says what it needs.
     expect(await shop.cart.remove({ itemId: line!.id })).toMatchObject({ droppedCode: null })
     const minimum = belowMinimumRefusal('$75.00')
-    expect((await shop.cart.list())?.coupon).toEqual({ code, applies: false, refusal: minimum })
+    expect((await shop.cart.list())?.coupon).toEqual({ code, applies: false, refusal: minimum, note: null })
     // Checkout refuses the code as any other refusal of it: it leaves the cart, and the buyer is told why.
     await expect(shop.payments.start({ currency: 'USD', method: 'bank_transfer' })).rejects.toThrow(
       codeRemovedAtCheckout(minimum, code),

@@ -9,7 +9,12 @@ import { advanceClock, resetClock } from '../../../src-server/kernel/clock.ts'
 import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
 import { expire } from '../../../src-server/orders/pending.ts'
 import { defaultPayments, type PaymentsConfig } from '../../../src-server/payments/config.ts'
-import { belowMinimumRefusal, COUPON_REFUSALS, COUPON_TOO_MANY } from '../../../src-shared/promotions.ts'
+import {
+  belowMinimumRefusal,
+  COUPON_REFUSALS,
+  COUPON_TOO_MANY,
+  codeCoversFewerCheckouts,
+} from '../../../src-shared/promotions.ts'
 import { createTestDatabase } from '../../support/db.ts'
 import { ownedCourse } from '../../support/earnings.ts'
 import { callerAs, createUser } from '../../support/factories.ts'
@@ -124,7 +129,7 @@ describe('applying a code', () => {
     const sixty = await make({ appliesTo: 'courses', courseIds: [course.id] })
     expect(await apply(sixty)).toBe('accepted')
     // One code per cart: the last applied replaces the first.
-    expect((await caller.cart.list())?.coupon).toEqual({ code: sixty, applies: true, refusal: null })
+    expect((await caller.cart.list())?.coupon).toEqual({ code: sixty, applies: true, refusal: null, note: null })
     expect((await caller.cart.list())?.totals[0]).toMatchObject({
       subtotalMinor: 5_000,
       discountMinor: 500,
@@ -134,6 +139,64 @@ describe('applying a code', () => {
     const line = (await caller.cart.list())!.items[0]!
     await caller.cart.remove({ itemId: line.id })
     expect((await caller.cart.list())?.coupon).toBeNull()
+  })
+})
+
+describe('a code over a cart of two currencies (two orders)', () => {
+  it('says when the code may be used on fewer orders than the currencies it discounts', async () => {
+    const editor = await staff()
+    const creator = await createUser(db())
+    const inDollars = await ownedCourse(db(), creator.id, 2_000)
+    const inPounds = await ownedCourse(db(), creator.id, 2_000)
+    await db().updateTable('courses').set({ price_gbp_minor: 1_600 }).where('id', '=', inPounds.id).execute()
+    const make = async (limits: Record<string, unknown>) => {
+      const code = newCode('TWO')
+      await editor.admin.coupons.create({
+        code,
+        kind: 'percent',
+        percentOff: 10,
+        appliesTo: 'everything',
+        ...limits,
+      } as never)
+      return code
+    }
+    const { user, caller } = await shopper()
+    await caller.cart.add({ kind: 'course', courseId: inDollars.id })
+    await caller.cart.add({ kind: 'course', courseId: inPounds.id, currency: 'GBP' })
+    const cartWith = async (code: string) => {
+      await caller.cart.removeCoupon()
+      await caller.cart.applyCoupon({ code })
+      return (await caller.cart.list())!
+    }
+
+    // Once per customer: both totals show the discount (either may be paid first), and the cart says only one gets it.
+    const once = await make({ maxUsesPerCustomer: 1 })
+    const cart = await cartWith(once)
+    expect(cart.totals.map((total) => [total.currency, total.discountMinor])).toEqual([
+      ['USD', 200],
+      ['GBP', 160],
+    ])
+    expect(cart.coupon).toMatchObject({ code: once, applies: true, note: codeCoversFewerCheckouts(once, 1) })
+    // A first-purchase code and a code with one use left in all say the same; an unlimited one, or two a customer, nothing.
+    const firstOnly = await make({ firstPurchaseOnly: true })
+    expect((await cartWith(firstOnly)).coupon?.note).toBe(codeCoversFewerCheckouts(firstOnly, 1))
+    const lastUse = await make({ maxUses: 2 })
+    const other = await shopper()
+    await other.caller.cart.add({ kind: 'course', courseId: inDollars.id })
+    await other.caller.cart.applyCoupon({ code: lastUse })
+    await bankOrder(other.user.id)
+    expect((await cartWith(lastUse)).coupon?.note).toBe(codeCoversFewerCheckouts(lastUse, 1))
+    expect((await cartWith(await make({}))).coupon?.note).toBeNull()
+    expect((await cartWith(await make({ maxUsesPerCustomer: 2 }))).coupon?.note).toBeNull()
+
+    // The dollars paid with the once-per-customer code: the pounds left in the cart are discounted no more.
+    await cartWith(once)
+    const paid = await bankOrder(user.id)
+    await awaitTransfer(db(), user.id, paid.id)
+    expect(await markPaid(db(), paid.id, { source: 'staff' })).toBe('fulfilled')
+    const after = (await caller.cart.list())!
+    expect(after.totals.map((total) => [total.currency, total.discountMinor])).toEqual([['GBP', 0]])
+    expect(after.coupon).toMatchObject({ code: once, applies: false, refusal: COUPON_REFUSALS.alreadyUsed, note: null })
   })
 })
 
