@@ -42,6 +42,23 @@ async function shopper(email?: string) {
   return { user, caller: await shopCaller(db(), user, payments) }
 }
 
+/** Staff make a 10 % code on everything with these limits (or other fields); gives the code. */
+async function tenPercentCode(
+  editor: Awaited<ReturnType<typeof staff>>,
+  input: Record<string, unknown>,
+  prefix?: string,
+) {
+  const code = newCode(prefix)
+  await editor.admin.coupons.create({
+    kind: 'percent',
+    percentOff: 10,
+    appliesTo: 'everything',
+    code,
+    ...input,
+  } as never)
+  return code
+}
+
 /** The buyer's cart as a bank-transfer order in USD (pending until marked paid or transferred). */
 const bankOrder = (userId: string) =>
   createFromCart(db(), { userId, currency: 'USD', method: 'bank_transfer', referencePrefix: 'SF' })
@@ -103,17 +120,7 @@ describe('applying a code', () => {
     const apply = (code: string) => refusalOf(caller.cart.applyCoupon({ code }))
 
     expect(await apply('NOSUCHCODE')).toBe(COUPON_REFUSALS.unknown)
-    const make = async (input: Record<string, unknown>) => {
-      const code = newCode()
-      await editor.admin.coupons.create({
-        kind: 'percent',
-        percentOff: 10,
-        appliesTo: 'everything',
-        code,
-        ...input,
-      } as never)
-      return code
-    }
+    const make = (input: Record<string, unknown>) => tenPercentCode(editor, input)
     const later = await make({ startsAt: new Date(Date.now() + 86_400_000).toISOString() })
     expect(await apply(later)).toBe(COUPON_REFUSALS.notStarted)
     const soon = await make({ endsAt: new Date(Date.now() + 3_600_000).toISOString() })
@@ -149,17 +156,7 @@ describe('a code over a cart of two currencies (two orders)', () => {
     const inDollars = await ownedCourse(db(), creator.id, 2_000)
     const inPounds = await ownedCourse(db(), creator.id, 2_000)
     await db().updateTable('courses').set({ price_gbp_minor: 1_600 }).where('id', '=', inPounds.id).execute()
-    const make = async (limits: Record<string, unknown>) => {
-      const code = newCode('TWO')
-      await editor.admin.coupons.create({
-        code,
-        kind: 'percent',
-        percentOff: 10,
-        appliesTo: 'everything',
-        ...limits,
-      } as never)
-      return code
-    }
+    const make = (limits: Record<string, unknown>) => tenPercentCode(editor, limits, 'TWO')
     const { user, caller } = await shopper()
     await caller.cart.add({ kind: 'course', courseId: inDollars.id })
     await caller.cart.add({ kind: 'course', courseId: inPounds.id, currency: 'GBP' })
