@@ -22,7 +22,7 @@ import { PayLabel, TrialNote } from '../components/checkout/TrialNote.tsx'
 import { usePaymentChoice } from '../components/checkout/use-payment-choice.ts'
 import { PageIntro } from '../components/layout/PageIntro.tsx'
 import { button } from '../components/ui/button.ts'
-import { CheckboxField, Options } from '../components/ui/form.tsx'
+import { CheckboxField, Options, SelectField } from '../components/ui/form.tsx'
 import { Container } from '../components/ui/layout.tsx'
 import { routeError } from '../components/ui/RouteError.tsx'
 import { EmptyState, LoadingState } from '../components/ui/states.tsx'
@@ -178,28 +178,19 @@ function Checkout() {
     <div className={css({ display: 'grid', gap: '8', gridTemplateColumns: { base: '1fr', lg: '3fr 2fr' } })}>
       <section aria-label="Payment" className={css({ display: 'flex', flexDir: 'column', gap: '4' })}>
         {totals.length > 1 ? (
-          <label className={css({ display: 'flex', flexDir: 'column', gap: '1', fontSize: 'sm' })}>
-            Items to pay for
-            <select
-              value={group.currency}
-              onChange={(event) =>
-                void navigate({ to: '/payment', search: { currency: event.target.value as 'USD' | 'GBP' } })
-              }
-              className={css({
-                borderWidth: '1px',
-                borderColor: 'line',
-                borderRadius: 'control',
-                p: '2',
-                bg: 'surface',
-              })}
-            >
-              <Options
-                items={totals}
-                value={(total) => total.currency}
-                label={(total) => `${total.currency} items (${formatMoney(total.totalMinor, total.currency)})`}
-              />
-            </select>
-          </label>
+          <SelectField
+            label="Items to pay for"
+            value={group.currency}
+            onChange={(event) =>
+              void navigate({ to: '/payment', search: { currency: event.target.value as 'USD' | 'GBP' } })
+            }
+          >
+            <Options
+              items={totals}
+              value={(total) => total.currency}
+              label={(total) => `${total.currency} items (${formatMoney(total.totalMinor, total.currency)})`}
+            />
+          </SelectField>
         ) : null}
         {free ? (
           <p className={css({ color: 'fg.muted' })}>Everything in this order is free: no payment is needed.</p>

@@ -105,7 +105,7 @@ test('a 20 % code limited to 2 uses: two buyers get it, the third is told it is 
   expect(order).toEqual({ total_minor: course.price_minor, coupon_code: null })
 })
 
-test('a once-per-customer code over a cart of two currencies says only the first checkout gets it', async ({
+test('a once-per-customer code over a cart of two currencies says only the first checkout gets it; either may be paid first', async ({
   page,
   login,
   db,
@@ -134,4 +134,10 @@ test('a once-per-customer code over a cart of two currencies says only the first
   await expect(page.getByTestId('discount-USD')).toContainText(formatMoney(200, 'USD'))
   await expect(page.getByTestId('discount-GBP')).toContainText(formatMoney(160, 'GBP'))
   await expect(page.getByTestId('coupon-note')).toHaveText(codeCoversFewerCheckouts(code, 1))
+  // The payment page pays one currency at a time: the buyer picks the pounds, discounted as the cart showed.
+  await page.getByRole('button', { name: 'Proceed to Checkout (USD)' }).click()
+  await page.getByLabel('Items to pay for').selectOption('GBP')
+  await expect(page).toHaveURL(/\/payment\?currency=GBP$/)
+  await page.getByRole('radio', { name: /Bank Transfer/ }).check()
+  await expect(page.getByRole('button', { name: `Pay ${formatMoney(1_440, 'GBP')}` })).toBeVisible()
 })

@@ -3,6 +3,7 @@
 // course page's funnel, ratings over time, refunds by reason, courses and learners. Amounts are shown per currency, never summed across currencies.
 import type { ComponentProps, ReactNode } from 'react'
 import { button } from '#client/components/ui/button.ts'
+import { SelectField, TextField } from '#client/components/ui/form.tsx'
 import { ScrollRegion } from '#client/components/ui/ScrollRegion.tsx'
 import { EmptyState } from '#client/components/ui/states.tsx'
 import { countOf } from '#client/lib/format.ts'
@@ -13,6 +14,7 @@ import { css } from '#styled-system/css'
 import { AnalyticsChart, tableStyle } from './AnalyticsChart.tsx'
 import { type ChartSeries, colorAt } from './AnalyticsChartDrawing.tsx'
 import { AnalyticsSection } from './AnalyticsSection.tsx'
+import { analyticsControl } from './control.ts'
 import { ReportTable } from './ReportTable.tsx'
 
 export type AnalyticsReport = RouterOutputs['analytics']['shop'] | RouterOutputs['analytics']['creator']
@@ -22,8 +24,6 @@ export interface RangeValue {
   granularity: 'day' | 'week' | 'month'
 }
 
-const field = css({ display: 'flex', flexDir: 'column', gap: '1', fontSize: 'sm' })
-const control = css({ h: '11', px: '2', borderWidth: '1px', borderColor: 'line', borderRadius: 'md', bg: 'surface' })
 const figureGrid = css({
   display: 'grid',
   gridTemplateColumns: { base: 'repeat(2, minmax(0, 1fr))', md: 'repeat(4, minmax(0, 1fr))' },
@@ -54,22 +54,32 @@ export function RangeForm({ value, onChange }: { value: RangeValue; onChange: (r
         })
       }}
     >
-      <label className={field}>
-        From
-        <input className={control} type="date" name="from" defaultValue={value.from} required />
-      </label>
-      <label className={field}>
-        To
-        <input className={control} type="date" name="to" defaultValue={value.to} required />
-      </label>
-      <label className={field}>
-        Group by
-        <select className={control} name="granularity" defaultValue={value.granularity}>
-          <option value="day">Day</option>
-          <option value="week">Week</option>
-          <option value="month">Month</option>
-        </select>
-      </label>
+      <TextField
+        label="From"
+        type="date"
+        name="from"
+        defaultValue={value.from}
+        required
+        controlClassName={analyticsControl}
+      />
+      <TextField
+        label="To"
+        type="date"
+        name="to"
+        defaultValue={value.to}
+        required
+        controlClassName={analyticsControl}
+      />
+      <SelectField
+        label="Group by"
+        name="granularity"
+        defaultValue={value.granularity}
+        controlClassName={analyticsControl}
+      >
+        <option value="day">Day</option>
+        <option value="week">Week</option>
+        <option value="month">Month</option>
+      </SelectField>
       <button type="submit" className={button({ variant: 'primary' })}>
         Show
       </button>

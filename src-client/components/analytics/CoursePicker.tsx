@@ -1,7 +1,8 @@
 // The analytics pages' course picker for the lessons section (studio and staff): it fits a 320 px screen whatever
 // the courses' titles.
-import { Options } from '#client/components/ui/form.tsx'
-import { css } from '#styled-system/css'
+import { Options, SelectField } from '#client/components/ui/form.tsx'
+import { css, cx } from '#styled-system/css'
+import { analyticsControl } from './control.ts'
 
 export function CoursePicker({
   courses,
@@ -13,23 +14,14 @@ export function CoursePicker({
   onChange: (courseId: string) => void
 }) {
   return (
-    <label className={css({ display: 'flex', flexDir: 'column', gap: '1', fontSize: 'sm', maxW: 'md', minW: 0 })}>
-      Course
-      <select
-        className={css({
-          h: '11',
-          px: '2',
-          w: 'full',
-          minW: 0,
-          borderWidth: '1px',
-          borderColor: 'line',
-          borderRadius: 'md',
-        })}
-        value={value}
-        onChange={(event) => onChange(event.target.value)}
-      >
-        <Options items={courses} value={(course) => course.courseId} label={(course) => course.title} />
-      </select>
-    </label>
+    <SelectField
+      label="Course"
+      className={css({ display: 'flex', flexDir: 'column', gap: '1', maxW: 'md', minW: 0 })}
+      controlClassName={cx(analyticsControl, css({ w: 'full', minW: 0 }))}
+      value={value}
+      onChange={(event) => onChange(event.target.value)}
+    >
+      <Options items={courses} value={(course) => course.courseId} label={(course) => course.title} />
+    </SelectField>
   )
 }

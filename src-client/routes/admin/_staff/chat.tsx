@@ -12,6 +12,7 @@ import { useStaff } from '#client/components/admin/use-staff.ts'
 import { ChatMessages } from '#client/components/live-chat/ChatMessages.tsx'
 import { badge } from '#client/components/ui/badge.ts'
 import { button } from '#client/components/ui/button.ts'
+import { CheckboxField } from '#client/components/ui/form.tsx'
 import { MessageComposer } from '#client/components/ui/MessageComposer.tsx'
 import { panel } from '#client/components/ui/panel.ts'
 import { routeError } from '#client/components/ui/RouteError.tsx'
@@ -89,17 +90,14 @@ function AvailableSwitch() {
   const available = pressed ?? availability.data?.available ?? false
   useDeskHeartbeat(availability.data !== undefined && available)
   return (
-    <label className={css({ display: 'flex', gap: '2', alignItems: 'center', fontSize: 'sm' })}>
-      <input
-        type="checkbox"
-        checked={available}
-        {...whilePending(!availability.data || change.isPending, 'onChange', (event: ChangeEvent<HTMLInputElement>) => {
-          setPressed(event.target.checked)
-          change.mutate({ available: event.target.checked })
-        })}
-      />
-      Available for chats
-    </label>
+    <CheckboxField
+      label="Available for chats"
+      checked={available}
+      {...whilePending(!availability.data || change.isPending, 'onChange', (event: ChangeEvent<HTMLInputElement>) => {
+        setPressed(event.target.checked)
+        change.mutate({ available: event.target.checked })
+      })}
+    />
   )
 }
 
