@@ -10,7 +10,7 @@ import { CONTACT_SUCCESS_MESSAGE, contactMessageSchema } from '#shared/schemas/c
 import { css } from '#styled-system/css'
 import { button } from '../ui/button.ts'
 import { serverFieldErrors } from '../ui/field-errors.tsx'
-import { FormAlert, TextAreaField, TextField, useFocusFirstInvalid } from '../ui/form.tsx'
+import { CheckboxField, FormAlert, TextAreaField, TextField, useFocusFirstInvalid } from '../ui/form.tsx'
 import { notify, notifyError } from '../ui/toaster.tsx'
 
 type Field = 'name' | 'email' | 'subject' | 'message' | 'agreement'
@@ -27,7 +27,6 @@ const input = css({
   '&[aria-invalid=true]': { borderColor: 'danger' },
 })
 const labelClass = css({ display: 'grid', gap: '1', fontSize: 'sm', fontWeight: 'medium' })
-const errorClass = css({ color: 'danger', fontSize: 'sm', fontWeight: 'normal' })
 
 /**
  * The contact form: the shared zod schema checks it here and again on the server. Its inputs are uncontrolled, so
@@ -94,17 +93,12 @@ export function ContactForm({ trpc }: { trpc: Trpc }) {
       </div>
       {text('subject', 'Subject')}
       {text('message', 'Message')}
-      <div>
-        <label className={css({ display: 'flex', gap: '2', fontSize: 'sm', alignItems: 'start' })}>
-          <input
-            type="checkbox"
-            name="agreement"
-            defaultChecked={values.agreement === 'on'}
-            aria-invalid={errors.agreement ? true : undefined}
-            aria-describedby={errors.agreement ? 'agreement-error' : undefined}
-            className={css({ mt: '1' })}
-          />
-          <span>
+      <CheckboxField
+        name="agreement"
+        defaultChecked={values.agreement === 'on'}
+        error={errors.agreement}
+        label={
+          <>
             I agree to the{' '}
             <Link to="/terms" className={css({ color: 'accent', textDecoration: 'underline' })}>
               terms
@@ -114,14 +108,9 @@ export function ContactForm({ trpc }: { trpc: Trpc }) {
               privacy policy
             </Link>
             .
-          </span>
-        </label>
-        {errors.agreement ? (
-          <span id="agreement-error" className={errorClass}>
-            {errors.agreement}
-          </span>
-        ) : null}
-      </div>
+          </>
+        }
+      />
       <button type="submit" className={button({ size: 'lg' })} {...submitWhilePending(send.isPending)}>
         {send.isPending ? 'Sending...' : 'Send Message'}
       </button>

@@ -250,10 +250,13 @@ function LogoField({ logoUrl }: { logoUrl: string | null }) {
   return (
     <div className={css({ display: 'flex', gap: '3', alignItems: 'center', flexWrap: 'wrap' })}>
       {logoUrl ? <img src={logoUrl} alt="Your logo" width={40} height={40} /> : null}
-      <label className={css({ display: 'grid', gap: '1' })}>
-        <span>Logo (an image under 2 MB)</span>
-        <input type="file" accept="image/*" aria-busy={uploading} {...pickWhilePending(uploading, onFile)} />
-      </label>
+      <TextField
+        label="Logo (an image under 2 MB)"
+        type="file"
+        accept="image/*"
+        aria-busy={uploading}
+        {...pickWhilePending(uploading, onFile)}
+      />
       {uploading ? <Spinner label="Uploading" /> : null}
     </div>
   )
