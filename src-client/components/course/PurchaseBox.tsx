@@ -1,4 +1,4 @@
-import { type ReactNode, useId, useState } from 'react'
+import { type ReactNode, useState } from 'react'
 import { countOf } from '#client/lib/format.ts'
 import { useDateFormat } from '#client/lib/local-date.ts'
 import type { RouterOutputs } from '#client/lib/types.ts'
@@ -6,7 +6,7 @@ import { capitalise } from '#shared/constants.ts'
 import { soldIn } from '#shared/course-prices.ts'
 import { type Currency, formatMoney } from '#shared/money.ts'
 import { css } from '#styled-system/css'
-import { useEarlyChoice } from '../ui/form.tsx'
+import { SelectField } from '../ui/form.tsx'
 import { SafeImage } from '../ui/SafeImage.tsx'
 
 type Course = NonNullable<RouterOutputs['catalog']['course']>
@@ -34,8 +34,6 @@ export function PurchaseBox({
   const [chosen, setChosen] = useState<Currency>(
     currencies.includes(course.currency as Currency) ? (course.currency as Currency) : (currencies[0] ?? 'USD'),
   )
-  const currencyField = useId()
-  const currencySelect = useEarlyChoice(chosen)
   const shownPrice = course.prices[chosen] ?? course.priceMinor
   const shownCurrency = course.prices[chosen] === null ? course.currency : chosen
   const discounted =
@@ -74,19 +72,16 @@ export function PurchaseBox({
           ) : null}
         </p>
         {currencies.length > 1 ? (
-          <div className={css({ display: 'flex', alignItems: 'center', gap: '2', fontSize: 'sm' })}>
-            <label htmlFor={currencyField}>Pay in</label>
-            <select
-              ref={currencySelect}
-              id={currencyField}
-              value={chosen}
-              onChange={(event) => setChosen(event.target.value === 'GBP' ? 'GBP' : 'USD')}
-              className={css({ borderWidth: '1px', borderRadius: 'control', px: '2', py: '1', bg: 'surface' })}
-            >
-              <option value="USD">US dollars ($)</option>
-              <option value="GBP">Pounds (£)</option>
-            </select>
-          </div>
+          <SelectField
+            label="Pay in"
+            value={chosen}
+            onChange={(event) => setChosen(event.target.value === 'GBP' ? 'GBP' : 'USD')}
+            className={css({ display: 'flex', alignItems: 'center', gap: '2', fontSize: 'sm' })}
+            controlClassName={css({ borderWidth: '1px', borderRadius: 'control', px: '2', py: '1', bg: 'surface' })}
+          >
+            <option value="USD">US dollars ($)</option>
+            <option value="GBP">Pounds (£)</option>
+          </SelectField>
         ) : null}
         {typeof cartAction === 'function' ? cartAction(chosen) : cartAction}
         <dl
