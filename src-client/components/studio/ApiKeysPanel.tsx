@@ -16,7 +16,7 @@ import {
 import { ShownOnce } from '#client/components/studio/ShownOnce.tsx'
 import { button } from '#client/components/ui/button.ts'
 import { useSubmitForm } from '#client/components/ui/field-errors.tsx'
-import { FormAlert, Options, SelectField, TextField } from '#client/components/ui/form.tsx'
+import { CheckboxField, FormAlert, Options, SelectField, TextField } from '#client/components/ui/form.tsx'
 import { TitledSection } from '#client/components/ui/layout.tsx'
 import { panel as card, panelHeading as heading } from '#client/components/ui/panel.ts'
 import { EmptyState, Spinner } from '#client/components/ui/states.tsx'
@@ -129,16 +129,13 @@ function CreateKeyForm({
         <legend className={css({ fontWeight: 'medium', fontSize: 'sm', mb: '2' })}>Scopes</legend>
         <div className={css({ display: 'grid', gap: '2', gridTemplateColumns: { base: '1fr', sm: '1fr 1fr' } })}>
           {API_SCOPES.filter((scope) => allowedScopes.includes(scope)).map((scope: ApiScope) => (
-            <label key={scope} className={css({ display: 'flex', gap: '2', alignItems: 'center', fontSize: 'sm' })}>
-              <input
-                type="checkbox"
-                name="scopes"
-                value={scope}
-                defaultChecked={scope.endsWith(':read')}
-                className={css({ w: '4', h: '4', accentColor: 'accent' })}
-              />
-              {API_SCOPE_LABELS[scope]}
-            </label>
+            <CheckboxField
+              key={scope}
+              name="scopes"
+              value={scope}
+              defaultChecked={scope.endsWith(':read')}
+              label={API_SCOPE_LABELS[scope]}
+            />
           ))}
         </div>
         {errors.scopes ? (
