@@ -76,7 +76,6 @@ export const COUPON_MESSAGES = {
   endsInPast: 'This end date has already passed: choose a date and time still to come',
 } as const
 
-/** A code refused when checkout starts (used up or expired meanwhile…): it left the cart, and the buyer is told. */
 /** The cart's word on a code that fewer orders may use than the cart has currencies (each is its own checkout). */
 export function codeCoversFewerCheckouts(code: string, ordersLeft: number): string {
   return ordersLeft === 1
@@ -84,6 +83,7 @@ export function codeCoversFewerCheckouts(code: string, ordersLeft: number): stri
     : `You can use ${code} on ${ordersLeft} more orders: only the first ${ordersLeft} currencies you check out get its discount.`
 }
 
+/** A code refused when checkout starts (used up or expired meanwhile…): it left the cart, and the buyer is told. */
 export function codeRemovedAtCheckout(refusal: string, code: string): string {
   return `${refusal}: code ${code} was removed from your cart. Please review the new total.`
 }
