@@ -316,8 +316,15 @@ export function CheckboxField({
   const control = useFieldControl(error, undefined)
   return (
     <div className={className}>
-      <div className={css({ display: 'flex', alignItems: 'center', gap: '2' })}>
-        <input type="checkbox" className={css({ w: '4', h: '4', accentColor: 'accent' })} {...control} {...input} />
+      {/* The box sits on the label's first line (a 20 px line, a 16 px box): a label that wraps (a consent, a webhook's
+          event with its description) keeps it by its start. */}
+      <div className={css({ display: 'flex', alignItems: 'flex-start', gap: '2' })}>
+        <input
+          type="checkbox"
+          className={css({ w: '4', h: '4', mt: '0.5', flexShrink: 0, accentColor: 'accent' })}
+          {...control}
+          {...input}
+        />
         <label htmlFor={control.id} className={css({ fontSize: 'sm' })}>
           {label}
         </label>

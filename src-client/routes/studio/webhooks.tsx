@@ -16,7 +16,7 @@ import { ShownOnce } from '#client/components/studio/ShownOnce.tsx'
 import { StudioPage } from '#client/components/studio/StudioPage.tsx'
 import { button } from '#client/components/ui/button.ts'
 import { useSubmitForm } from '#client/components/ui/field-errors.tsx'
-import { FormAlert, TextField } from '#client/components/ui/form.tsx'
+import { CheckboxField, FormAlert, TextField } from '#client/components/ui/form.tsx'
 import { panel as card, panelHeading as heading } from '#client/components/ui/panel.ts'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { EmptyState, Spinner } from '#client/components/ui/states.tsx'
@@ -119,17 +119,17 @@ function EventChoices({ eventTypes, chosen }: { eventTypes: string[]; chosen?: s
     <fieldset className={css({ display: 'flex', flexDir: 'column', gap: '1' })}>
       <legend className={css({ fontWeight: 'medium', mb: '1' })}>Events</legend>
       {eventTypes.map((type) => (
-        <label key={type} className={css({ display: 'flex', gap: '2', alignItems: 'flex-start' })}>
-          <input
-            type="checkbox"
-            name="eventTypes"
-            value={type}
-            defaultChecked={chosen ? chosen.includes(type) : true}
-          />
-          <span>
-            <code className={mono}>{type}</code> — {WEBHOOK_EVENT_DESCRIPTIONS[type as WebhookEventType] ?? type}
-          </span>
-        </label>
+        <CheckboxField
+          key={type}
+          name="eventTypes"
+          value={type}
+          defaultChecked={chosen ? chosen.includes(type) : true}
+          label={
+            <>
+              <code className={mono}>{type}</code> — {WEBHOOK_EVENT_DESCRIPTIONS[type as WebhookEventType] ?? type}
+            </>
+          }
+        />
       ))}
     </fieldset>
   )
