@@ -151,13 +151,9 @@ export async function refusalFor(
   if (!coupon.active) return 'unknown'
   if (coupon.startsAt && now < coupon.startsAt) return 'notStarted'
   if (coupon.endsAt && now >= coupon.endsAt) return 'expired'
-  if (coupon.maxUses !== null && (await liveUses(db, coupon.id, skip)) >= coupon.maxUses) return 'usedUp'
-  if (
-    coupon.maxUsesPerCustomer !== null &&
-    (await liveUsesBy(db, coupon.id, buyer.id, customerMailbox(buyer.email), skip)) >= coupon.maxUsesPerCustomer
-  ) {
-    return 'alreadyUsed'
-  }
+  const left = await usesLeft(db, coupon, buyer, skip)
+  if (left.inAll !== null && left.inAll <= 0) return 'usedUp'
+  if (left.byBuyer !== null && left.byBuyer <= 0) return 'alreadyUsed'
   if (coupon.firstPurchaseOnly && (await hasPaidOrder(db, buyer.id))) return 'firstPurchaseOnly'
   return null
 }
@@ -172,14 +168,21 @@ export async function ordersLeftFor(
   coupon: Coupon,
   buyer: { id: string; email: string },
 ): Promise<number | null> {
-  const left: number[] = []
-  if (coupon.maxUses !== null) left.push(coupon.maxUses - (await liveUses(db, coupon.id, buyer.id)))
-  if (coupon.maxUsesPerCustomer !== null) {
-    const used = await liveUsesBy(db, coupon.id, buyer.id, customerMailbox(buyer.email), buyer.id)
-    left.push(coupon.maxUsesPerCustomer - used)
+  const { inAll, byBuyer } = await usesLeft(db, coupon, buyer, buyer.id)
+  const caps = [inAll, byBuyer, coupon.firstPurchaseOnly ? 1 : null].filter((cap) => cap !== null)
+  return caps.length > 0 ? Math.max(0, Math.min(...caps)) : null
+}
+
+/** The code's uses left in all and the buyer's own, null where it sets no such limit (`skip`: as liveUseQuery's). */
+async function usesLeft(db: DB, coupon: Coupon, buyer: { id: string; email: string }, skip: string | null) {
+  const mailbox = customerMailbox(buyer.email)
+  return {
+    inAll: coupon.maxUses === null ? null : coupon.maxUses - (await liveUses(db, coupon.id, skip)),
+    byBuyer:
+      coupon.maxUsesPerCustomer === null
+        ? null
+        : coupon.maxUsesPerCustomer - (await liveUsesBy(db, coupon.id, buyer.id, mailbox, skip)),
   }
-  if (coupon.firstPurchaseOnly) left.push(1)
-  return left.length > 0 ? Math.max(0, Math.min(...left)) : null
 }
 
 /** What the buyer is told: under the minimum, the minimum itself (in the currency of the cart's lines it priced). */
