@@ -271,7 +271,7 @@ export async function createServer(deps: ServerDeps): Promise<Server> {
       router: appRouter,
       createContext,
       maxBatchSize: TRPC_MAX_BATCH_SIZE,
-      // The client sends a query whose input carries a token as a POST, out of the address (lib/trpc.ts carriesToken).
+      // The client sends a query whose input carries a token or an address as a POST, out of the address (lib/trpc.ts carriesPrivateInput).
       allowMethodOverride: true,
       ...trpcErrorHooks,
     } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions'],

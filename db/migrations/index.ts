@@ -110,6 +110,7 @@ import * as m1230_0100 from './2026_12_30_0100_enterprise_webhooks_wording.ts'
 import * as m1230_0200 from './2026_12_30_0200_live_session_announcements.ts'
 import * as m1230_0600 from './2026_12_30_0600_gift_recipients.ts'
 import * as m1231_0000 from './2026_12_31_0000_bundle_refund_requests.ts'
+import * as m0101_0000 from './2027_01_01_0000_mail_outbox_by_recipient.ts'
 
 export const migrations: Record<string, Migration> = {
   '2026_11_22_0900_catalog': m0900,
@@ -222,4 +223,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_30_0200_live_session_announcements': m1230_0200,
   '2026_12_30_0600_gift_recipients': m1230_0600,
   '2026_12_31_0000_bundle_refund_requests': m1231_0000,
+  '2027_01_01_0000_mail_outbox_by_recipient': m0101_0000,
 }

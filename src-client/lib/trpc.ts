@@ -33,12 +33,17 @@ export function procedureUrl<
   return `${TRPC_BASE}/${scope}.${name}`
 }
 
-/**
- * A query whose input carries a token (an invitation opened from its e-mail) goes as a POST: a GET would put the
- * token in the request's address, which proxies and access logs keep whole (the server allows the override).
- */
-export function carriesToken(op: Pick<Operation, 'type' | 'input'>): boolean {
-  return op.type === 'query' && typeof op.input === 'object' && op.input !== null && 'token' in op.input
+/** Input fields a GET would put in the request's address, which proxies and access logs keep whole. */
+const PRIVATE_INPUT_FIELDS = [
+  'token', // an invitation opened from its e-mail (decision 0129)
+  'recipient', // staff finding the mail sent to one person (decision 0154)
+] as const
+
+/** A query whose input carries a private field goes as a POST, out of the address (the server allows the override). */
+export function carriesPrivateInput(op: Pick<Operation, 'type' | 'input'>): boolean {
+  if (op.type !== 'query' || typeof op.input !== 'object' || op.input === null) return false
+  const input = op.input as Record<string, unknown>
+  return PRIVATE_INPUT_FIELDS.some((field) => input[field] !== undefined)
 }
 
 const batchLinkOptions = {
@@ -50,7 +55,7 @@ const batchLinkOptions = {
 export const trpcClient = createTRPCClient<AppRouter>({
   links: [
     splitLink({
-      condition: carriesToken,
+      condition: carriesPrivateInput,
       true: httpBatchLink({ ...batchLinkOptions, methodOverride: 'POST' }),
       false: httpBatchLink(batchLinkOptions),
     }),

@@ -1,6 +1,7 @@
 // The outbox as staff see it (/admin/outbox): every message with its delivery state, one message's body, and
 // Resend for a failed one. Resending puts the row back to 'pending' without a job: the relay (relay.ts) hands it
 // to the job queue again, with a fresh set of attempts and the same back-off as a new message.
+import { sql } from 'kysely'
 import type { DB } from '../kernel/db.ts'
 import { pageOf } from '../kernel/paging.ts'
 import { REDACTED, redactUrlsIn } from '../kernel/redact.ts'
@@ -18,9 +19,14 @@ const outboxColumns = [
   'last_error as lastError',
 ] as const
 
-export async function listOutbox(db: DB, options: { page: number; pageSize: number; status?: OutboxStatus }) {
+export async function listOutbox(
+  db: DB,
+  options: { page: number; pageSize: number; status?: OutboxStatus; recipient?: string },
+) {
   let filtered = db.selectFrom('mail_outbox')
   if (options.status) filtered = filtered.where('status', '=', options.status)
+  // Addresses are kept as they were given; the schema lowercases the one searched for.
+  if (options.recipient) filtered = filtered.where(sql<string>`lower(to_address)`, '=', options.recipient)
   const { rows, ...paging } = await pageOf(
     filtered
       .select([...outboxColumns, 'created_at as createdAt', 'sent_at as sentAt'])

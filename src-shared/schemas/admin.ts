@@ -132,4 +132,12 @@ export const lessonContentInput = z
 export const outboxListInput = z.object({
   page: z.number().int().min(1).max(10_000).default(1),
   status: z.enum(OUTBOX_STATUSES).optional(),
+  /** Only the mail to this address (in any case). Its name sends the query as a POST (src-client/lib/trpc.ts). */
+  recipient: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .max(254, 'An e-mail address is at most 254 characters')
+    .pipe(z.email('Enter a whole e-mail address, such as name@example.com'))
+    .optional(),
 })

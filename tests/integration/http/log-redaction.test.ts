@@ -52,7 +52,7 @@ describe('the access log', () => {
   })
 
   it('answers a query that carries a token from a POST body, as the client sends it, and logs no input', async () => {
-    // httpBatchLink with methodOverride 'POST' (src-client/lib/trpc.ts carriesToken): the batch's inputs as the body.
+    // httpBatchLink with methodOverride 'POST' (src-client/lib/trpc.ts carriesPrivateInput): the batch's inputs as the body.
     const response = await trpcPost(server.baseUrl, 'admin.team.invitation?batch=1', { 0: { token: TOKEN } })
     expect(response.status).toBe(404) // the invitation's own refusal, not 405 (a query refused as a POST)
     expect(await response.text()).toContain(INVITATION_INVALID)

@@ -168,6 +168,25 @@ describe('the admin outbox', () => {
     }
   })
 
+  it('finds the mail sent to one address, in any case, with or without a status, and refuses a part of one', async () => {
+    const { caller } = await admin()
+    const to = `Found.${crypto.randomUUID().slice(0, 8)}@Example.test`
+    const first = await enqueueMail(database.db, { kind: 't', to, subject: 'First', text: '.' })
+    await enqueueMail(database.db, { kind: 't', to: `other.${to}`, subject: 'Not theirs', text: '.' })
+    const second = await enqueueMail(database.db, { kind: 't', to: to.toLowerCase(), subject: 'Second', text: '.' })
+
+    const found = await caller.admin.outbox.list({ page: 1, recipient: `  ${to.toUpperCase()} ` })
+    expect(found.total).toBe(2)
+    expect(found.items.map((item) => item.id).sort()).toEqual([first, second].sort())
+    expect(found.items.every((item) => item.to.toLowerCase() === to.toLowerCase())).toBe(true)
+    expect(await caller.admin.outbox.list({ page: 1, recipient: to, status: 'failed' })).toMatchObject({ total: 0 })
+
+    await expect(caller.admin.outbox.list({ page: 1, recipient: 'found.' })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+      message: expect.stringContaining('Enter a whole e-mail address'),
+    })
+  })
+
   it('resends a failed message through the queue, once, and records who did it', { timeout: 60_000 }, async () => {
     const { user, caller } = await admin()
     smtp.mode = 'reject'

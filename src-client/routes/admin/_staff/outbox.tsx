@@ -4,7 +4,7 @@
 
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { createFileRoute, useNavigate } from '@tanstack/react-router'
-import { useState } from 'react'
+import { type FormEvent, useState } from 'react'
 import { AdminDialog } from '#client/components/admin/AdminDialog.tsx'
 import { AdminTable, PagedList } from '#client/components/admin/AdminTable.tsx'
 import { StatusFilter } from '#client/components/admin/StatusFilter.tsx'
@@ -12,20 +12,25 @@ import { atPage, type StatusPage, statusListRoute } from '#client/components/adm
 import { errorText, pageHead, pageTitle } from '#client/components/admin/styles.ts'
 import { badge } from '#client/components/ui/badge.ts'
 import { button } from '#client/components/ui/button.ts'
+import { TextField } from '#client/components/ui/form.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
 import { reloadThenToast } from '#client/components/ui/toaster.tsx'
+import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import type { Trpc } from '#client/lib/trpc.ts'
 import { whilePending } from '#client/lib/while-pending.ts'
 import { OUTBOX_STATUS_LABELS as LABEL, OUTBOX_STATUSES as STATUSES } from '#shared/admin.ts'
 import { formatDate } from '#shared/dates.ts'
+import { outboxListInput } from '#shared/schemas/admin.ts'
 import { css } from '#styled-system/css'
 
 type Status = (typeof STATUSES)[number]
 const TONE = { pending: 'yellow', sent: 'green', logged: 'blue', failed: 'red' } as const
 
-const outboxQuery = (trpc: Trpc, { status, page = 1 }: StatusPage<Status>) =>
-  trpc.admin.outbox.list.queryOptions({ status, page })
+// The recipient searched for is the page's own state, not its address: an address in the URL would reach the
+// access log and the browser's history (the query goes as a POST: lib/trpc.ts carriesPrivateInput).
+const outboxQuery = (trpc: Trpc, { status, page = 1 }: StatusPage<Status>, recipient?: string) =>
+  trpc.admin.outbox.list.queryOptions({ status, page, recipient })
 
 export const Route = createFileRoute('/admin/_staff/outbox')({
   head: () => ({ meta: [{ title: 'Outbox | SkillForge Admin' }] }),
@@ -41,7 +46,8 @@ function Outbox() {
   const navigate = useNavigate({ from: Route.fullPath })
   const queryClient = useQueryClient()
   const [viewing, setViewing] = useState<string | null>(null)
-  const outbox = useQuery({ ...outboxQuery(trpc, search), placeholderData: keepPreviousData })
+  const [recipient, setRecipient] = useState<string>()
+  const outbox = useQuery({ ...outboxQuery(trpc, search, recipient), placeholderData: keepPreviousData })
   const resend = useMutation(
     trpc.admin.outbox.resend.mutationOptions(
       reloadThenToast(
@@ -63,11 +69,18 @@ function Outbox() {
           onChange={(status) => void navigate({ search: { status } })}
         />
       </div>
+      <RecipientSearch
+        recipient={recipient}
+        onSearch={(next) => {
+          setRecipient(next)
+          void navigate({ search: atPage(1) })
+        }}
+      />
       <PagedList
         query={outbox}
         loading="Loading the outbox…"
         failed="Could not load the outbox"
-        empty="No messages"
+        empty={recipient ? `No messages to ${recipient}` : 'No messages'}
         onPage={(next) => void navigate({ search: atPage(next) })}
       >
         {(data) => (
@@ -117,6 +130,66 @@ function Outbox() {
       </PagedList>
       <MessageDialog id={viewing} onClose={() => setViewing(null)} />
     </>
+  )
+}
+
+/** Finds the mail sent to one address (in any case); an empty field, or Show all, lists everyone's again. */
+function RecipientSearch({ recipient, onSearch }: { recipient?: string; onSearch: (recipient?: string) => void }) {
+  const [error, setError] = useState<string>()
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault()
+    const typed = String(new FormData(event.currentTarget).get('recipient') ?? '').trim()
+    const parsed = typed
+      ? outboxListInput.shape.recipient.safeParse(typed)
+      : { success: true as const, data: undefined }
+    if (!parsed.success) {
+      setError(parsed.error.issues[0]?.message)
+      event.currentTarget.querySelector('input')?.focus()
+      return
+    }
+    setError(undefined)
+    onSearch(parsed.data)
+  }
+
+  return (
+    <search aria-label="Find the mail sent to one address">
+      <form
+        {...SCRIPT_ONLY_FORM}
+        onSubmit={onSubmit}
+        noValidate
+        className={css({ display: 'flex', flexWrap: 'wrap', alignItems: 'flex-start', gap: '2', mb: '4' })}
+      >
+        <TextField
+          label="Recipient"
+          name="recipient"
+          type="email"
+          autoComplete="off"
+          placeholder="name@example.com"
+          error={error}
+          className={css({ display: 'grid', gap: '1', flex: '1 1 16rem', maxW: 'md' })}
+        />
+        <div className={css({ display: 'flex', gap: '2', alignSelf: 'flex-start', mt: '6' })}>
+          <button type="submit" className={button({ variant: 'outline' })}>
+            Find
+          </button>
+          {recipient ? (
+            <button
+              type="button"
+              className={button({ variant: 'ghost' })}
+              onClick={(event) => {
+                // Reset here, not as a reset button: the button goes with the search, before a reset's default action.
+                event.currentTarget.form?.reset()
+                setError(undefined)
+                onSearch(undefined)
+              }}
+            >
+              Show all
+            </button>
+          ) : null}
+        </div>
+      </form>
+    </search>
   )
 }
 
