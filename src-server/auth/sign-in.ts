@@ -44,18 +44,27 @@ export async function finishFirstStep(
 
 /** The code step: the pending log-in of this browser and a right code give a session; its user id. */
 export async function completeTwoFactorSignIn(deps: SignInDeps, code: string): Promise<string> {
-  const pending = await readPendingLogin(deps.db, pendingLoginToken(deps.req))
-  if (!pending) throw new DomainError('unauthenticated', AUTH_MESSAGES.twoFactorExpired)
+  const token = pendingLoginToken(deps.req)
+  const pending = await readPendingLogin(deps.db, token)
+  if (!pending) {
+    // An expired or ended pending log-in opens nothing; its cookie goes too, rather than ride on every request.
+    if (token !== undefined) forgetPendingLogin(deps)
+    throw new DomainError('unauthenticated', AUTH_MESSAGES.twoFactorExpired)
+  }
   await verifySecondFactor(deps.db, pending.userId, code, twoFactorSettings(deps.config))
   // The pending log-in is used up by the session it gives, under the account's sign-in lock: when a rule ended it
   // meanwhile (a school's required sign-on, decision 0152), or another tab's code used it, there is no session.
-  await inTransaction(deps.db, async (trx) => {
+  const signedIn = await inTransaction(deps.db, async (trx) => {
     await lockAccountForSignIn(trx, pending.userId)
-    if (!(await endPendingLogin(trx, pending.id))) {
-      throw new DomainError('unauthenticated', AUTH_MESSAGES.twoFactorExpired)
-    }
+    if (!(await endPendingLogin(trx, pending.id))) return false
     await startSession(trx, deps.res, deps.config, pending.userId, pending.remember, originOf(deps))
+    return true
   })
-  if (deps.res) clearPendingLoginCookie(deps.res, deps.config.cookieSecure)
+  forgetPendingLogin(deps) // spent either way
+  if (!signedIn) throw new DomainError('unauthenticated', AUTH_MESSAGES.twoFactorExpired)
   return pending.userId
+}
+
+function forgetPendingLogin(deps: SignInDeps) {
+  if (deps.res) clearPendingLoginCookie(deps.res, deps.config.cookieSecure)
 }

@@ -4,7 +4,7 @@
 import { decodeBase32IgnorePadding } from '@oslojs/encoding'
 import { generateHOTP } from '@oslojs/otp'
 import { describe, expect, it } from 'vitest'
-import { PENDING_LOGIN_COOKIE } from '../../../src-server/auth/pending-login.ts'
+import { createPendingLogin, PENDING_LOGIN_COOKIE } from '../../../src-server/auth/pending-login.ts'
 import { SECURITY_MAIL_KINDS } from '../../../src-server/auth/security-mails.ts'
 import { SESSION_COOKIE, validateSessionToken } from '../../../src-server/auth/session.ts'
 import { openTotpKey, totpStep } from '../../../src-server/auth/totp.ts'
@@ -251,6 +251,9 @@ async function jsonOf(response: Response) {
   return (await response.json()) as { result?: { data: unknown }; error?: { message: string; data: { code: string } } }
 }
 
+/** A Set-Cookie line that deletes the cookie: empty, and expired or of no age. */
+const CLEARED = /^login_pending=;.*(Max-Age=0|Expires=Thu, 01 Jan 1970)/i
+
 describe('log-in with a second factor over HTTP', () => {
   it('the password step gives a pending log-in, not a session; the code step gives the session', async () => {
     const { user, manualKey, step } = await enrolledUser(site.db)
@@ -264,6 +267,7 @@ describe('log-in with a second factor over HTTP', () => {
     // Without the pending log-in's cookie a right code opens nothing.
     const alone = await trpcPost(site.baseUrl, 'auth.verifyTwoFactor', { code: codeAt(manualKey, step + 1) })
     expect((await jsonOf(alone)).error?.message).toBe(AUTH_MESSAGES.twoFactorExpired)
+    expect(setCookieFor(alone, PENDING_LOGIN_COOKIE)).toBeUndefined()
 
     const wrong = await trpcPost(
       site.baseUrl,
@@ -272,6 +276,7 @@ describe('log-in with a second factor over HTTP', () => {
       { cookie: cookiePair(pending) },
     )
     expect((await jsonOf(wrong)).error?.message).toBe(TWO_FACTOR_MESSAGES.wrongCode)
+    expect(setCookieFor(wrong, PENDING_LOGIN_COOKIE)).toBeUndefined() // a wrong code keeps the step open
     const second = await trpcPost(
       site.baseUrl,
       'auth.verifyTwoFactor',
@@ -289,6 +294,7 @@ describe('log-in with a second factor over HTTP', () => {
       { cookie: cookiePair(pending) },
     )
     expect((await jsonOf(again)).error?.message).toBe(AUTH_MESSAGES.twoFactorExpired)
+    expect(setCookieFor(again, PENDING_LOGIN_COOKIE)).toMatch(CLEARED)
 
     const me = await fetch(`${site.baseUrl}/trpc/security.overview`, { headers: { cookie: cookiePair(session) } })
     const overview = (await jsonOf(me)).result?.data as { sessions: { browser: string; network: string }[] }
@@ -296,6 +302,21 @@ describe('log-in with a second factor over HTTP', () => {
     expect(sessions).toEqual([
       expect.objectContaining({ browser: 'Firefox', system: 'Linux', network: '127.0.0.0/24' }),
     ])
+  })
+
+  it('clears the cookie of an expired pending log-in with its refusal, so it rides on no later request', async () => {
+    const { user, manualKey, step } = await enrolledUser(site.db)
+    const elevenMinutesAgo = new Date(Date.now() - 11 * 60_000)
+    const { token } = await createPendingLogin(site.db, user.id, false, elevenMinutesAgo)
+    const late = await trpcPost(
+      site.baseUrl,
+      'auth.verifyTwoFactor',
+      { code: codeAt(manualKey, step + 1) },
+      { cookie: `${PENDING_LOGIN_COOKIE}=${token}` },
+    )
+    expect((await jsonOf(late)).error?.message).toBe(AUTH_MESSAGES.twoFactorExpired)
+    expect(setCookieFor(late, PENDING_LOGIN_COOKIE)).toMatch(CLEARED)
+    expect(setCookieFor(late, SESSION_COOKIE)).toBeUndefined()
   })
 
   it('the native forms: /login goes on to /two-factor, which signs in and goes back', async () => {
