@@ -1,8 +1,7 @@
 // What a member and staff read of a plan: subscriptions/ tells it in words, orders/ lists its invoices (the member's
 // page) and the orders that started plans (the staff list).
-import type { OrderStatus } from '../../db/types.ts'
 import type { DB } from '../kernel/db.ts'
-import { invoicesOfSubscription, listOrdersForStaff } from '../orders/repository.ts'
+import { invoicesOfSubscription, listOrdersForStaff, type StaffOrderFilter } from '../orders/repository.ts'
 import { membershipOf, plansOfOrders } from '../subscriptions/view.ts'
 
 /** /account/membership: the live or last plan in words, with its invoices (still listed after it ended). */
@@ -26,7 +25,7 @@ export async function membershipPage(db: DB, userId: string) {
  * /admin/orders: the orders, each plan order with its plan as the member reads it, and `membership`: what staff's End
  * membership may do with that plan (decision 0096).
  */
-export async function ordersForStaff(db: DB, options: { status?: OrderStatus; limit?: number; offset?: number }) {
+export async function ordersForStaff(db: DB, options: StaffOrderFilter & { limit?: number; offset?: number }) {
   const orders = await listOrdersForStaff(db, options)
   const plans = await plansOfOrders(
     db,

@@ -178,11 +178,14 @@ function subscriptionHistory(
   }
 }
 
-/** For the admin Orders page: newest first, optionally by status, with the customer's e-mail (one query). */
-export async function listOrdersForStaff(
-  db: DB,
-  options: { status?: OrderStatus; limit?: number; offset?: number } = {},
-) {
+/** The admin Orders page's filters: a status, and one order's reference or one customer's (lowercased) address. */
+export interface StaffOrderFilter {
+  status?: OrderStatus
+  lookup?: { reference: string } | { email: string }
+}
+
+/** For the admin Orders page: newest first, optionally filtered, with the customer's e-mail (one query). */
+export async function listOrdersForStaff(db: DB, options: StaffOrderFilter & { limit?: number; offset?: number } = {}) {
   let query = db
     .selectFrom('orders as o')
     .innerJoin('users as u', 'u.id', 'o.user_id')
@@ -221,6 +224,12 @@ export async function listOrdersForStaff(
     .limit(Math.min(options.limit ?? 50, 200))
     .offset(options.offset ?? 0)
   if (options.status) query = query.where('o.status', '=', options.status)
+  const lookup = options.lookup
+  // References are printed in capitals; one typed in small letters finds its order too (both on the unique index).
+  if (lookup && 'reference' in lookup)
+    query = query.where('o.reference', 'in', [lookup.reference, lookup.reference.toUpperCase()])
+  // Addresses are unique in any case (users_email_lower_key).
+  if (lookup && 'email' in lookup) query = query.where(sql<string>`lower(u.email)`, '=', lookup.email)
   const rows = await query.execute()
   return rows.map(({ created_at, paid_at, invoice_id, invoice_number, needs_line_assignment, ...order }) => ({
     ...order,

@@ -1,6 +1,6 @@
 // Admin inputs, shared by the admin forms and the admin procedures (the server is the one that enforces them).
 import { z } from 'zod'
-import { COURSE_FILTERS, OUTBOX_STATUSES } from '../admin.ts'
+import { COURSE_FILTERS, ORDER_STATUSES, OUTBOX_STATUSES } from '../admin.ts'
 import { COURSE_LEVELS, COURSE_STATUSES, TEAM_ROLES } from '../constants.ts'
 import { LESSON_DURATION_MESSAGE, LESSON_DURATION_PATTERN } from '../lesson-duration.ts'
 import { parseVideoUrl, VIDEO_URL_MESSAGE } from '../video-url.ts'
@@ -128,6 +128,29 @@ export const lessonContentInput = z
     message: 'A video lesson needs an uploaded video or a YouTube/Vimeo link',
     path: ['videoUrl'],
   })
+
+/**
+ * /admin/orders' Find: an order's reference (as printed: SF-…), or its customer's e-mail address (in any case).
+ * Its name sends the query as a POST (src-client/lib/trpc.ts): an address must not go in a URL.
+ */
+export const orderLookup = z
+  .string()
+  .trim()
+  .min(1, 'Enter an order reference or a customer’s e-mail address')
+  .max(254, 'An order reference or e-mail address is at most 254 characters')
+  .transform((text, context) => {
+    if (!text.includes('@')) return { reference: text }
+    const email = z.email().safeParse(text.toLowerCase())
+    if (email.success) return { email: email.data }
+    context.addIssue({ code: 'custom', message: 'Enter a whole e-mail address, such as name@example.com' })
+    return z.NEVER
+  })
+
+export const orderListInput = z.object({
+  status: z.enum(ORDER_STATUSES).optional(),
+  page: z.number().int().min(1).max(10_000).default(1),
+  lookup: orderLookup.optional(),
+})
 
 export const outboxListInput = z.object({
   page: z.number().int().min(1).max(10_000).default(1),

@@ -75,6 +75,48 @@ test('the owner marks a bank-transfer order paid and cancels another; the dashbo
   await expect(page.getByTestId('sales-GBP').getByRole('img')).toBeVisible()
 })
 
+test('staff find an order by its reference and a customer’s orders by their address, which no request URL holds', async ({
+  page,
+  login,
+  db,
+}) => {
+  await login({ role: 'viewer' })
+  const buyer = await createUser(db, { role: 'customer', email: `find-orders-${Date.now()}@example.test` })
+  const course = await db.selectFrom('courses').select('id').where('status', '=', 'published').executeTakeFirstOrThrow()
+  const stamp = Date.now().toString(36).toUpperCase()
+  await placeBankOrder(db, buyer.id, `SF-FIND-${stamp}-A`, course.id, 1000)
+  await placeBankOrder(db, buyer.id, `SF-FIND-${stamp}-B`, course.id, 2000)
+  const addresses: string[] = []
+  page.on('request', (request) => addresses.push(decodeURIComponent(request.url())))
+  await page.goto('/admin/orders')
+  const find = page.getByRole('search', { name: 'Find an order' })
+  const field = find.getByLabel('Order reference or customer e-mail')
+
+  await field.fill(`sf-find-${stamp}-b`)
+  await field.press('Enter')
+  await expect(page.getByTestId(/^order-/)).toHaveCount(1)
+  await expect(page.getByTestId(`order-SF-FIND-${stamp}-B`)).toContainText('£20.00')
+
+  await field.fill(buyer.email.toUpperCase())
+  await find.getByRole('button', { name: 'Find', exact: true }).click()
+  await expect(page.getByTestId(/^order-/)).toHaveCount(2)
+  await expect(page.getByTestId(`order-SF-FIND-${stamp}-A`)).toContainText(buyer.email)
+
+  await field.fill('find-orders@')
+  await field.press('Enter')
+  await expect(find.getByText('Enter a whole e-mail address, such as name@example.com')).toBeVisible()
+  await expect(field).toBeFocused()
+  await expect(page.getByTestId(/^order-/)).toHaveCount(2) // the last search's orders stay
+
+  await field.fill(`SF-FIND-${stamp}-C`)
+  await field.press('Enter')
+  await expect(page.getByText(`No order with the reference or customer SF-FIND-${stamp}-C`)).toBeVisible()
+  await find.getByRole('button', { name: 'Show all' }).click()
+  await expect(field).toHaveValue('')
+  await expect(page.getByTestId(`order-SF-FIND-${stamp}-B`)).toBeVisible()
+  expect(addresses.filter((address) => address.toLowerCase().includes('find-orders-'))).toEqual([])
+})
+
 test('a list page past the end (an old link, its last rows worked off) offers the way back to the last page', async ({
   page,
   login,

@@ -1,7 +1,8 @@
 // The Orders page: everyone on the team can read; admins mark PayPal and bank-transfer orders paid (fulfilled
 // through the checkout's exactly-once path) or cancel unpaid ones, refund, and end the plan a plan order started.
 import { z } from 'zod'
-import { ADMIN_PAGE_SIZE, ORDER_STATUSES } from '../../../src-shared/admin.ts'
+import { ADMIN_PAGE_SIZE } from '../../../src-shared/admin.ts'
+import { orderListInput } from '../../../src-shared/schemas/admin.ts'
 import { staffEndMembershipInput } from '../../../src-shared/schemas/membership.ts'
 import { refundDecisionInput, refundInput, refundLinesInput } from '../../../src-shared/schemas/orders.ts'
 import { cancelOrderByStaff } from '../../flows/abandoned-checkouts.ts'
@@ -19,13 +20,12 @@ const orderInput = z.object({ id: z.uuid() })
 
 export const adminOrdersRouter = router({
   list: staffProcedure('viewer')
-    .input(
-      z.object({ status: z.enum(ORDER_STATUSES).optional(), page: z.number().int().min(1).max(10_000).default(1) }),
-    )
+    .input(orderListInput)
     .query(async ({ ctx, input }) => {
       // One extra row tells whether a next page exists without counting the whole table.
       const rows = await ordersForStaff(ctx.db, {
         status: input.status,
+        lookup: input.lookup,
         limit: ADMIN_PAGE_SIZE + 1,
         offset: (input.page - 1) * ADMIN_PAGE_SIZE,
       })

@@ -62,6 +62,37 @@ describe('admin.orders', () => {
     expect((await caller.admin.orders.list({ status: 'paid' })).items.some((o) => o.id === id)).toBe(false)
   })
 
+  it('finds one order by its reference (in any case) and a customer’s orders by their address (in any case)', async () => {
+    const mine = await placeCustomerOrder('bank_transfer', 'awaiting_transfer')
+    const other = await createUser(database.db, { role: 'customer', email: 'Someone.Else@Example.test' })
+    const theirs = await placeOrder(database.db, {
+      userId: other.id,
+      courseId,
+      reference: 'SF-FIND-THEIRS',
+      method: 'paypal',
+      status: 'pending',
+      currency: 'USD',
+      totalMinor: 1000,
+    })
+    const caller = await callerAs(database.db, await createUser(database.db, { role: 'viewer' }))
+    const ids = async (input: Parameters<typeof caller.admin.orders.list>[0]) =>
+      (await caller.admin.orders.list(input)).items.map((order) => order.id)
+
+    expect(await ids({ lookup: ` SF-TEST-${counter} ` })).toEqual([mine])
+    expect(await ids({ lookup: `sf-test-${counter}` })).toEqual([mine])
+    expect(await ids({ lookup: 'someone.else@example.TEST' })).toEqual([theirs])
+    expect(await ids({ lookup: 'SOMEONE.ELSE@example.test', status: 'paid' })).toEqual([])
+    expect(await ids({ lookup: 'SF-NO-SUCH' })).toEqual([])
+    const buyers = await caller.admin.orders.list({ lookup: 'buyer@example.test' })
+    expect(buyers.items.length).toBeGreaterThan(0)
+    expect(buyers.items.every((order) => order.customerEmail === 'buyer@example.test')).toBe(true)
+
+    await expect(caller.admin.orders.list({ lookup: 'someone@' })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+      message: expect.stringContaining('Enter a whole e-mail address'),
+    })
+  })
+
   it('marks a bank-transfer order paid: the buyer is enrolled once, and the change is audited once', async () => {
     const id = await placeCustomerOrder('bank_transfer', 'awaiting_transfer')
     const caller = await callerAs(database.db, admin)

@@ -6,6 +6,7 @@ import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query'
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
 import { useState } from 'react'
 import { AdminTable, PagedList } from '#client/components/admin/AdminTable.tsx'
+import { FindForm, firstIssue } from '#client/components/admin/FindForm.tsx'
 import { AssignLinesDialog } from '#client/components/admin/orders/AssignLinesDialog.tsx'
 import { EndMembershipDialog, type StaffPlan } from '#client/components/admin/orders/EndMembershipDialog.tsx'
 import { RefundDialog } from '#client/components/admin/orders/RefundDialog.tsx'
@@ -25,6 +26,7 @@ import { whilePending } from '#client/lib/while-pending.ts'
 import { ORDER_STATUSES as STATUSES } from '#shared/admin.ts'
 import { formatDate } from '#shared/dates.ts'
 import { formatMoney } from '#shared/money.ts'
+import { orderLookup } from '#shared/schemas/admin.ts'
 import { css } from '#styled-system/css'
 
 const STATUS_TONE = {
@@ -39,8 +41,9 @@ const STATUS_TONE = {
   disputed: 'red',
 } as const
 
-const ordersQuery = (trpc: Trpc, { status, page = 1 }: StatusPage<(typeof STATUSES)[number]>) =>
-  trpc.admin.orders.list.queryOptions({ status, page })
+// An order found by reference or customer is the page's own state, not its URL (components/admin/FindForm.tsx).
+const ordersQuery = (trpc: Trpc, { status, page = 1 }: StatusPage<(typeof STATUSES)[number]>, lookup?: string) =>
+  trpc.admin.orders.list.queryOptions({ status, page, lookup })
 
 export const Route = createFileRoute('/admin/_staff/orders')({
   head: () => ({ meta: [{ title: 'Orders | SkillForge Admin' }] }),
@@ -55,7 +58,8 @@ function Orders() {
   const search = Route.useSearch()
   const navigate = useNavigate({ from: Route.fullPath })
   const { can } = useStaff()
-  const orders = useQuery({ ...ordersQuery(trpc, search), placeholderData: keepPreviousData })
+  const [lookup, setLookup] = useState<string>()
+  const orders = useQuery({ ...ordersQuery(trpc, search, lookup), placeholderData: keepPreviousData })
   const refresh = useRefreshAdmin()
   const markPaid = useMutation(
     trpc.admin.orders.markPaid.mutationOptions(reloadThenToast(refresh, 'Order marked as paid')),
@@ -84,6 +88,18 @@ function Orders() {
           onChange={(status) => void navigate({ search: { status } })}
         />
       </div>
+      <FindForm
+        landmark="Find an order"
+        label="Order reference or customer e-mail"
+        name="lookup"
+        placeholder="SF-… or name@example.com"
+        searching={lookup !== undefined}
+        refusal={firstIssue(orderLookup)}
+        onFind={(next) => {
+          setLookup(next)
+          void navigate({ search: atPage(1) })
+        }}
+      />
       <RefundRequests canDecide={can('admin')} />
       <RefundDialog orderId={refunding} onClose={() => setRefunding(null)} />
       <AssignLinesDialog orderId={assigning} onClose={() => setAssigning(null)} />
@@ -97,7 +113,7 @@ function Orders() {
         query={orders}
         loading="Loading orders…"
         failed="Could not load orders"
-        empty="No orders found"
+        empty={lookup ? `No order with the reference or customer ${lookup}` : 'No orders found'}
         onPage={(next) => void navigate({ search: atPage(next) })}
       >
         {(data) => (

@@ -4,19 +4,18 @@
 
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { createFileRoute, useNavigate } from '@tanstack/react-router'
-import { type FormEvent, useState } from 'react'
+import { useState } from 'react'
 import { AdminDialog } from '#client/components/admin/AdminDialog.tsx'
 import { AdminTable, PagedList } from '#client/components/admin/AdminTable.tsx'
+import { FindForm, firstIssue } from '#client/components/admin/FindForm.tsx'
 import { StatusFilter } from '#client/components/admin/StatusFilter.tsx'
 import { atPage, type StatusPage, statusListRoute } from '#client/components/admin/search.ts'
 import { errorText, pageHead, pageTitle } from '#client/components/admin/styles.ts'
 import { badge } from '#client/components/ui/badge.ts'
 import { button } from '#client/components/ui/button.ts'
-import { TextField } from '#client/components/ui/form.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
 import { reloadThenToast } from '#client/components/ui/toaster.tsx'
-import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import type { Trpc } from '#client/lib/trpc.ts'
 import { whilePending } from '#client/lib/while-pending.ts'
 import { OUTBOX_STATUS_LABELS as LABEL, OUTBOX_STATUSES as STATUSES } from '#shared/admin.ts'
@@ -27,8 +26,7 @@ import { css } from '#styled-system/css'
 type Status = (typeof STATUSES)[number]
 const TONE = { pending: 'yellow', sent: 'green', logged: 'blue', failed: 'red' } as const
 
-// The recipient searched for is the page's own state, not its address: an address in the URL would reach the
-// access log and the browser's history (the query goes as a POST: lib/trpc.ts carriesPrivateInput).
+// The recipient searched for is the page's own state, not its URL (components/admin/FindForm.tsx).
 const outboxQuery = (trpc: Trpc, { status, page = 1 }: StatusPage<Status>, recipient?: string) =>
   trpc.admin.outbox.list.queryOptions({ status, page, recipient })
 
@@ -69,9 +67,15 @@ function Outbox() {
           onChange={(status) => void navigate({ search: { status } })}
         />
       </div>
-      <RecipientSearch
-        recipient={recipient}
-        onSearch={(next) => {
+      <FindForm
+        landmark="Find the mail sent to one address"
+        label="Recipient"
+        name="recipient"
+        type="email"
+        placeholder="name@example.com"
+        searching={recipient !== undefined}
+        refusal={firstIssue(outboxListInput.shape.recipient)}
+        onFind={(next) => {
           setRecipient(next)
           void navigate({ search: atPage(1) })
         }}
@@ -130,66 +134,6 @@ function Outbox() {
       </PagedList>
       <MessageDialog id={viewing} onClose={() => setViewing(null)} />
     </>
-  )
-}
-
-/** Finds the mail sent to one address (in any case); an empty field, or Show all, lists everyone's again. */
-function RecipientSearch({ recipient, onSearch }: { recipient?: string; onSearch: (recipient?: string) => void }) {
-  const [error, setError] = useState<string>()
-
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault()
-    const typed = String(new FormData(event.currentTarget).get('recipient') ?? '').trim()
-    const parsed = typed
-      ? outboxListInput.shape.recipient.safeParse(typed)
-      : { success: true as const, data: undefined }
-    if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message)
-      event.currentTarget.querySelector('input')?.focus()
-      return
-    }
-    setError(undefined)
-    onSearch(parsed.data)
-  }
-
-  return (
-    <search aria-label="Find the mail sent to one address">
-      <form
-        {...SCRIPT_ONLY_FORM}
-        onSubmit={onSubmit}
-        noValidate
-        className={css({ display: 'flex', flexWrap: 'wrap', alignItems: 'flex-start', gap: '2', mb: '4' })}
-      >
-        <TextField
-          label="Recipient"
-          name="recipient"
-          type="email"
-          autoComplete="off"
-          placeholder="name@example.com"
-          error={error}
-          className={css({ display: 'grid', gap: '1', flex: '1 1 16rem', maxW: 'md' })}
-        />
-        <div className={css({ display: 'flex', gap: '2', alignSelf: 'flex-start', mt: '6' })}>
-          <button type="submit" className={button({ variant: 'outline' })}>
-            Find
-          </button>
-          {recipient ? (
-            <button
-              type="button"
-              className={button({ variant: 'ghost' })}
-              onClick={(event) => {
-                // Reset here, not as a reset button: the button goes with the search, before a reset's default action.
-                event.currentTarget.form?.reset()
-                setError(undefined)
-                onSearch(undefined)
-              }}
-            >
-              Show all
-            </button>
-          ) : null}
-        </div>
-      </form>
-    </search>
   )
 }
 
