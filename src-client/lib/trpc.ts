@@ -38,6 +38,7 @@ const PRIVATE_INPUT_FIELDS = [
   'token', // an invitation opened from its e-mail (decision 0129)
   'recipient', // staff finding the mail sent to one person (decision 0154)
   'lookup', // staff finding an order by its customer's address (decision 0154)
+  'buyer', // staff finding a customer's service orders (decision 0154)
 ] as const
 
 /** A query whose input carries a private field goes as a POST, out of the address (the server allows the override). */

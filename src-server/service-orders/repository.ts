@@ -107,6 +107,8 @@ export interface StaffQueueFilters {
   /** A staff member's id, or 'none' for unassigned orders. */
   assignee?: string
   overdue?: boolean
+  /** The buyer's e-mail address, lowercased (addresses are unique in any case). */
+  buyer?: string
 }
 
 const overdueCondition = (now: Date) =>
@@ -135,6 +137,7 @@ export async function listForStaff(
   if (filters.assignee === 'none') query = query.where('service_orders.assignee_id', 'is', null)
   else if (filters.assignee) query = query.where('service_orders.assignee_id', '=', filters.assignee)
   if (filters.overdue) query = query.where(overdueCondition(now))
+  if (filters.buyer) query = query.where(sql<string>`lower(buyer.email)`, '=', filters.buyer)
   const page = Math.max(1, filters.page ?? 1)
   const { rows, ...paging } = await pageOf(
     query

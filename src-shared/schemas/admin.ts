@@ -129,6 +129,14 @@ export const lessonContentInput = z
     path: ['videoUrl'],
   })
 
+/** A whole e-mail address staff search for (in any case: addresses are kept as given, compared lowercased). */
+export const searchedAddress = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(254, 'An e-mail address is at most 254 characters')
+  .pipe(z.email('Enter a whole e-mail address, such as name@example.com'))
+
 /**
  * /admin/orders' Find: an order's reference (as printed: SF-…), or its customer's e-mail address (in any case).
  * Its name sends the query as a POST (src-client/lib/trpc.ts): an address must not go in a URL.
@@ -140,9 +148,9 @@ export const orderLookup = z
   .max(254, 'An order reference or e-mail address is at most 254 characters')
   .transform((text, context) => {
     if (!text.includes('@')) return { reference: text }
-    const email = z.email().safeParse(text.toLowerCase())
+    const email = searchedAddress.safeParse(text)
     if (email.success) return { email: email.data }
-    context.addIssue({ code: 'custom', message: 'Enter a whole e-mail address, such as name@example.com' })
+    for (const issue of email.error.issues) context.addIssue({ code: 'custom', message: issue.message })
     return z.NEVER
   })
 
@@ -155,12 +163,6 @@ export const orderListInput = z.object({
 export const outboxListInput = z.object({
   page: z.number().int().min(1).max(10_000).default(1),
   status: z.enum(OUTBOX_STATUSES).optional(),
-  /** Only the mail to this address (in any case). Its name sends the query as a POST (src-client/lib/trpc.ts). */
-  recipient: z
-    .string()
-    .trim()
-    .toLowerCase()
-    .max(254, 'An e-mail address is at most 254 characters')
-    .pipe(z.email('Enter a whole e-mail address, such as name@example.com'))
-    .optional(),
+  /** Only the mail to this address. Its name sends the query as a POST (src-client/lib/trpc.ts). */
+  recipient: searchedAddress.optional(),
 })

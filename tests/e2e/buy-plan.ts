@@ -56,5 +56,9 @@ export async function staffOrderRow(page: Page, db: Kysely<Database>, baseURL: s
   await page.context().clearCookies()
   await signInAs(page, baseURL, db, await createUser(db, { role: 'admin' }))
   await page.goto('/admin/orders')
+  // Found by its reference, as staff do: other specs' orders could push it off the first page.
+  await page.getByLabel('Order reference or customer e-mail').fill(reference)
+  await page.getByRole('button', { name: 'Find', exact: true }).click()
+  await expect(page.getByRole('button', { name: 'Show all' })).toBeVisible()
   return page.getByTestId(`order-${reference}`)
 }

@@ -528,6 +528,30 @@ test('the work queue’s assignee filter lists whom an order can be given to, as
   )
 })
 
+test('staff find a customer’s service orders by their address, in any case; the address stays out of every URL', async ({
+  page,
+  login,
+  db,
+}) => {
+  const buyer = await createUser(db, { email: `find-services-${Date.now()}@example.test` })
+  await paidServiceOrder(db, buyer.id)
+  await paidServiceOrder(db, buyer.id, 'seo-audit', 'Essential Audit')
+  await paidServiceOrder(db, (await createUser(db)).id)
+  await login({ role: 'viewer' })
+  const addresses: string[] = []
+  page.on('request', (request) => addresses.push(decodeURIComponent(request.url()).toLowerCase()))
+  await page.goto('/admin/service-orders')
+  const find = page.getByRole('search', { name: 'Find a customer’s service orders' })
+  await find.getByLabel('Customer e-mail').fill(buyer.email.toUpperCase())
+  await find.getByRole('button', { name: 'Find', exact: true }).click()
+  const rows = page.getByTestId('service-order-row')
+  await expect(rows).toHaveCount(2)
+  await expect(rows.filter({ hasNotText: buyer.email })).toHaveCount(0)
+  await find.getByRole('button', { name: 'Show all' }).click()
+  await expect(rows.filter({ hasNotText: buyer.email }).first()).toBeVisible()
+  expect(addresses.filter((address) => address.includes('find-services-'))).toEqual([])
+})
+
 /** Monthly SEO management (Starter) bought by card as a shopper does; answers the fake Stripe's origin. */
 async function buyStarterSeoByCard(page: Page) {
   await addPackageToCart(page, 'seo-management', 'Starter SEO Monthly')

@@ -13,6 +13,11 @@ describe('carriesPrivateInput', () => {
     expect(carriesPrivateInput({ type: 'query', input: { page: 1, recipient: undefined } })).toBe(false)
   })
 
+  it('picks the orders’ and service orders’ Find (a reference or a customer’s address)', () => {
+    expect(carriesPrivateInput({ type: 'query', input: { page: 1, lookup: 'someone@example.test' } })).toBe(true)
+    expect(carriesPrivateInput({ type: 'query', input: { page: 1, buyer: 'someone@example.test' } })).toBe(true)
+  })
+
   it('leaves every other call to the GET link (mutations are POSTs already)', () => {
     expect(carriesPrivateInput({ type: 'query', input: { courseId: 'c1', page: 2 } })).toBe(false)
     expect(carriesPrivateInput({ type: 'query', input: undefined })).toBe(false)

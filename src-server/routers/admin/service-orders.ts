@@ -2,6 +2,7 @@
 // start, deliver, reopen the brief); admins also assign and cancel. Cancelling refunds the order's line through
 // the refunds flow (a PayPal or bank payment needs the refund's reference).
 import { z } from 'zod'
+import { searchedAddress } from '../../../src-shared/schemas/admin.ts'
 import { MESSAGE_MAX_LENGTH, SERVICE_ORDER_STATUSES } from '../../../src-shared/service-orders.ts'
 import { reopenBrief } from '../../service-orders/brief.ts'
 import { postMessage } from '../../service-orders/messages.ts'
@@ -22,6 +23,8 @@ export const adminServiceOrdersRouter = router({
         serviceId: z.string().max(100).optional(),
         assignee: z.union([z.uuid(), z.literal('none')]).optional(),
         overdue: z.boolean().optional(),
+        /** The orders of the customer with this address. Its name sends the query as a POST (src-client/lib/trpc.ts). */
+        buyer: searchedAddress.optional(),
         page: z.int().min(1).max(10_000).default(1),
       }),
     )

@@ -283,6 +283,21 @@ describe('the due date', () => {
   })
 })
 
+describe('finding a customer’s service orders', () => {
+  it('lists the orders of the buyer with an address, in any case, with the other filters, and refuses a part of one', async () => {
+    const { id, buyer, staff } = await scene()
+    const second = await paidServiceOrder(db(), buyer.id, 'uk-company-formation', 'Standard')
+    await scene() // another buyer's order
+    const viewer = await staff('viewer')
+    const found = await viewer.caller.admin.serviceOrders.list({ buyer: ` ${buyer.email.toUpperCase()} ` })
+    expect(found.items.map((item) => item.id).sort()).toEqual([id, second].sort())
+    expect(found.total).toBe(2)
+    const delivered = await viewer.caller.admin.serviceOrders.list({ buyer: buyer.email, status: 'delivered' })
+    expect(delivered.items).toEqual([])
+    expect(await codeOf(viewer.caller.admin.serviceOrders.list({ buyer: 'not-an-address' }))).toBe('BAD_REQUEST')
+  })
+})
+
 describe('who may do what', () => {
   it('shows a buyer nothing of another buyer’s order', async () => {
     const { id, buyer } = await scene()

@@ -2,7 +2,9 @@
 // a page at a time (the page is in the URL, so Back and shared links keep it).
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
+import { useState } from 'react'
 import { AdminTable, PagedList } from '#client/components/admin/AdminTable.tsx'
+import { FindForm, firstIssue } from '#client/components/admin/FindForm.tsx'
 import { FilterSelect, StatusFilter } from '#client/components/admin/StatusFilter.tsx'
 import {
   optionalEnum,
@@ -18,6 +20,7 @@ import { CheckboxField, Options } from '#client/components/ui/form.tsx'
 import { routeError } from '#client/components/ui/RouteError.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
 import type { Trpc } from '#client/lib/trpc.ts'
+import { searchedAddress } from '#shared/schemas/admin.ts'
 import {
   assignableMembers,
   SERVICE_ORDER_STATUS_LABELS,
@@ -33,13 +36,15 @@ type QueueSearch = {
   page?: number
 }
 
-const queueQuery = (trpc: Trpc, search: QueueSearch) =>
+// A buyer searched for is the page's own state, not its URL (components/admin/FindForm.tsx).
+const queueQuery = (trpc: Trpc, search: QueueSearch, buyer?: string) =>
   trpc.admin.serviceOrders.list.queryOptions({
     status: search.status,
     serviceId: search.service,
     assignee: search.assignee,
     overdue: search.overdue || undefined,
     page: search.page ?? 1,
+    buyer,
   })
 
 // A staff member's id or 'none' (Unassigned), as the server accepts (its z.uuid()); anything else, such as a mangled
@@ -76,7 +81,8 @@ function ServiceOrdersQueue() {
   const { trpc } = Route.useRouteContext()
   const search = Route.useSearch()
   const navigate = useNavigate({ from: Route.fullPath })
-  const queue = useQuery({ ...queueQuery(trpc, search), placeholderData: keepPreviousData })
+  const [buyer, setBuyer] = useState<string>()
+  const queue = useQuery({ ...queueQuery(trpc, search, buyer), placeholderData: keepPreviousData })
   const services = useQuery(trpc.services.list.queryOptions())
   const team = useQuery(trpc.admin.team.list.queryOptions())
   const counts = queue.data?.counts
@@ -126,11 +132,24 @@ function ServiceOrdersQueue() {
           onChange={(e) => setSearch({ overdue: e.target.checked || undefined })}
         />
       </div>
+      <FindForm
+        landmark="Find a customer’s service orders"
+        label="Customer e-mail"
+        name="buyer"
+        type="email"
+        placeholder="name@example.com"
+        searching={buyer !== undefined}
+        refusal={firstIssue(searchedAddress)}
+        onFind={(next) => {
+          setBuyer(next)
+          setSearch({})
+        }}
+      />
       <PagedList
         query={queue}
         loading="Loading service orders…"
         failed="Could not load service orders"
-        empty="No service orders found"
+        empty={buyer ? `No service orders of ${buyer}` : 'No service orders found'}
         onPage={(next) => void navigate({ search: (prev) => ({ ...prev, page: next }) })}
       >
         {(data) => (
