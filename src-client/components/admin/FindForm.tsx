@@ -1,6 +1,7 @@
-// A staff list's Find (the outbox's Recipient, the orders' reference or customer): one field, Find, and Show all
-// while a search is on. What is searched for stays the page's state, never its URL: it can be a person's address,
-// which the address bar, history and the access log would keep (the query goes as a POST: lib/trpc.ts).
+// A staff list's Find (the outbox's Recipient, an order's reference or customer, a customer's service orders): one
+// field, Find, and Show all while a search is on. What is searched for stays the page's state, never its URL: it can
+// be a person's address, which the address bar, history and the access log would keep (the query goes as a POST:
+// lib/trpc.ts).
 import { type FormEvent, useState } from 'react'
 import { button } from '#client/components/ui/button.ts'
 import { TextField } from '#client/components/ui/form.tsx'

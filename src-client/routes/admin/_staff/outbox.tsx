@@ -20,7 +20,7 @@ import type { Trpc } from '#client/lib/trpc.ts'
 import { whilePending } from '#client/lib/while-pending.ts'
 import { OUTBOX_STATUS_LABELS as LABEL, OUTBOX_STATUSES as STATUSES } from '#shared/admin.ts'
 import { formatDate } from '#shared/dates.ts'
-import { outboxListInput } from '#shared/schemas/admin.ts'
+import { searchedAddress } from '#shared/schemas/admin.ts'
 import { css } from '#styled-system/css'
 
 type Status = (typeof STATUSES)[number]
@@ -74,7 +74,7 @@ function Outbox() {
         type="email"
         placeholder="name@example.com"
         searching={recipient !== undefined}
-        refusal={firstIssue(outboxListInput.shape.recipient)}
+        refusal={firstIssue(searchedAddress)}
         onFind={(next) => {
           setRecipient(next)
           void navigate({ search: atPage(1) })
