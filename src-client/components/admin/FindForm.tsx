@@ -4,14 +4,9 @@
 // lib/trpc.ts).
 import { type FormEvent, useState } from 'react'
 import { button } from '#client/components/ui/button.ts'
-import { TextField } from '#client/components/ui/form.tsx'
+import { TextField, useFocusFirstInvalid } from '#client/components/ui/form.tsx'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { css } from '#styled-system/css'
-
-/** What the shared schema says of a typed value: its first issue's message, or nothing when it may be searched. */
-export function firstIssue(schema: { safeParse(value: unknown): { error?: { issues: { message: string }[] } } }) {
-  return (typed: string) => schema.safeParse(typed).error?.issues[0]?.message
-}
 
 export function FindForm({
   landmark,
@@ -20,7 +15,7 @@ export function FindForm({
   type = 'text',
   placeholder,
   searching,
-  refusal,
+  rule,
   onFind,
 }: {
   /** The search landmark's name, for screen readers. */
@@ -31,29 +26,28 @@ export function FindForm({
   placeholder: string
   /** A search is on: Show all is offered. */
   searching: boolean
-  /** Why a typed value cannot be searched for (the shared schema's message), or nothing. */
-  refusal: (typed: string) => string | undefined
+  /** The shared schema a typed value must pass; its first issue is the field's error. */
+  rule: { safeParse(value: unknown): { error?: { issues: { message: string }[] } } }
   /** The value to search for, trimmed; undefined to list everything again. */
   onFind: (typed?: string) => void
 }) {
-  const [error, setError] = useState<string>()
+  // A new object each submit, so a second refusal of the same text takes focus back to the field too.
+  const [errors, setErrors] = useState<{ typed?: string }>({})
+  const formRef = useFocusFirstInvalid(errors)
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
     const typed = String(new FormData(event.currentTarget).get(name) ?? '').trim()
-    const refused = typed ? refusal(typed) : undefined
-    setError(refused)
-    if (refused) {
-      event.currentTarget.querySelector('input')?.focus()
-      return
-    }
-    onFind(typed || undefined)
+    const refused = typed ? rule.safeParse(typed).error?.issues[0]?.message : undefined
+    setErrors({ typed: refused })
+    if (!refused) onFind(typed || undefined)
   }
 
   return (
     <search aria-label={landmark}>
       <form
         {...SCRIPT_ONLY_FORM}
+        ref={formRef}
         onSubmit={onSubmit}
         noValidate
         className={css({ display: 'flex', flexWrap: 'wrap', alignItems: 'flex-start', gap: '2', mb: '4' })}
@@ -64,7 +58,7 @@ export function FindForm({
           type={type}
           autoComplete="off"
           placeholder={placeholder}
-          error={error}
+          error={errors.typed}
           className={css({ display: 'grid', gap: '1', flex: '1 1 16rem', maxW: 'md' })}
         />
         <div className={css({ display: 'flex', gap: '2', alignSelf: 'flex-start', mt: '6' })}>
@@ -78,7 +72,7 @@ export function FindForm({
               onClick={(event) => {
                 // Reset here, not as a reset button: this button goes with the search, before a reset's default action.
                 event.currentTarget.form?.reset()
-                setError(undefined)
+                setErrors({})
                 onFind(undefined)
               }}
             >

@@ -6,7 +6,7 @@ import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query'
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
 import { useState } from 'react'
 import { AdminTable, PagedList } from '#client/components/admin/AdminTable.tsx'
-import { FindForm, firstIssue } from '#client/components/admin/FindForm.tsx'
+import { FindForm } from '#client/components/admin/FindForm.tsx'
 import { AssignLinesDialog } from '#client/components/admin/orders/AssignLinesDialog.tsx'
 import { EndMembershipDialog, type StaffPlan } from '#client/components/admin/orders/EndMembershipDialog.tsx'
 import { RefundDialog } from '#client/components/admin/orders/RefundDialog.tsx'
@@ -94,7 +94,7 @@ function Orders() {
         name="lookup"
         placeholder="SF-… or name@example.com"
         searching={lookup !== undefined}
-        refusal={firstIssue(orderLookup)}
+        rule={orderLookup}
         onFind={(next) => {
           setLookup(next)
           void navigate({ search: atPage(1) })

@@ -7,7 +7,7 @@ import { createFileRoute, useNavigate } from '@tanstack/react-router'
 import { useState } from 'react'
 import { AdminDialog } from '#client/components/admin/AdminDialog.tsx'
 import { AdminTable, PagedList } from '#client/components/admin/AdminTable.tsx'
-import { FindForm, firstIssue } from '#client/components/admin/FindForm.tsx'
+import { FindForm } from '#client/components/admin/FindForm.tsx'
 import { StatusFilter } from '#client/components/admin/StatusFilter.tsx'
 import { atPage, type StatusPage, statusListRoute } from '#client/components/admin/search.ts'
 import { errorText, pageHead, pageTitle } from '#client/components/admin/styles.ts'
@@ -74,7 +74,7 @@ function Outbox() {
         type="email"
         placeholder="name@example.com"
         searching={recipient !== undefined}
-        refusal={firstIssue(searchedAddress)}
+        rule={searchedAddress}
         onFind={(next) => {
           setRecipient(next)
           void navigate({ search: atPage(1) })

@@ -4,7 +4,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
 import { useState } from 'react'
 import { AdminTable, PagedList } from '#client/components/admin/AdminTable.tsx'
-import { FindForm, firstIssue } from '#client/components/admin/FindForm.tsx'
+import { FindForm } from '#client/components/admin/FindForm.tsx'
 import { FilterSelect, StatusFilter } from '#client/components/admin/StatusFilter.tsx'
 import {
   optionalEnum,
@@ -139,7 +139,7 @@ function ServiceOrdersQueue() {
         type="email"
         placeholder="name@example.com"
         searching={buyer !== undefined}
-        refusal={firstIssue(searchedAddress)}
+        rule={searchedAddress}
         onFind={(next) => {
           setBuyer(next)
           setSearch({})
