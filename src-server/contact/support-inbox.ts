@@ -1,5 +1,6 @@
 // The staff support inbox (/admin/support): contact messages by when their reply is due, so a 24/7 dedicated or
 // priority message sent after an email-tier one still comes first; answered ones apart, newest answer first.
+import { sql } from 'kysely'
 import type { SupportInboxStatus } from '../../src-shared/schemas/support.ts'
 import * as audit from '../audit/repository.ts'
 import * as clock from '../kernel/clock.ts'
@@ -12,9 +13,9 @@ import { staffEmail } from '../mail/staff-address.ts'
 
 export async function listSupportInbox(
   db: DB,
-  options: { status: SupportInboxStatus; page: number; pageSize: number },
+  options: { status: SupportInboxStatus; page: number; pageSize: number; sender?: string },
 ) {
-  const base = db
+  let base = db
     .selectFrom('contact_messages as m')
     .leftJoin('users as answerer', 'answerer.id', 'm.answered_by')
     .select([
@@ -29,6 +30,8 @@ export async function listSupportInbox(
       'm.answered_at as answeredAt',
       'answerer.email as answeredBy',
     ])
+  // Addresses are kept as typed; the search is lowercased (src-shared/schemas/admin.ts searchedAddress).
+  if (options.sender) base = base.where(sql<string>`lower(m.email)`, '=', options.sender)
   const ordered =
     options.status === 'open'
       ? base.where('m.answered_at', 'is', null).orderBy('m.reply_due_at').orderBy('m.id')

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { searchedAddress } from './admin.ts'
 
 /** The staff support inbox (/admin/support): open messages by reply due time, or answered ones. */
 export const SUPPORT_INBOX_STATUSES = ['open', 'answered'] as const
@@ -7,6 +8,8 @@ export type SupportInboxStatus = (typeof SUPPORT_INBOX_STATUSES)[number]
 export const supportInboxInput = z.object({
   status: z.enum(SUPPORT_INBOX_STATUSES).default('open'),
   page: z.number().int().min(1).max(10_000).default(1),
+  /** Only the messages from this address. Its name sends the query as a POST (src-client/lib/trpc.ts). */
+  sender: searchedAddress.optional(),
 })
 
 /** Staff assign an Enterprise member (by their account's email) a dedicated success manager from the staff. */

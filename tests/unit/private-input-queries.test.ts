@@ -13,9 +13,10 @@ describe('carriesPrivateInput', () => {
     expect(carriesPrivateInput({ type: 'query', input: { page: 1, recipient: undefined } })).toBe(false)
   })
 
-  it('picks the orders’ and service orders’ Find (a reference or a customer’s address)', () => {
+  it('picks the orders’, service orders’ and support inbox’s Find (a reference or a customer’s address)', () => {
     expect(carriesPrivateInput({ type: 'query', input: { page: 1, lookup: 'someone@example.test' } })).toBe(true)
     expect(carriesPrivateInput({ type: 'query', input: { page: 1, buyer: 'someone@example.test' } })).toBe(true)
+    expect(carriesPrivateInput({ type: 'query', input: { page: 1, sender: 'someone@example.test' } })).toBe(true)
   })
 
   it('leaves every other call to the GET link (mutations are POSTs already)', () => {

@@ -217,6 +217,43 @@ describe('the staff support inbox', () => {
     expect(audit).toEqual([{ action: 'support.answered' }])
   })
 
+  it('finds one sender’s messages by their address in any case, open or answered (decision 0154)', async () => {
+    const stamp = Date.now()
+    const address = `Sender.${stamp}@Example.test`
+    const insert = (email: string, subject: string, answered = false) =>
+      db()
+        .insertInto('contact_messages')
+        .values({
+          name: 'Sender',
+          email,
+          subject,
+          message: 'Where is my invoice?',
+          reply_due_at: new Date(stamp + 24 * HOUR),
+          answered_at: answered ? new Date(stamp) : null,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    const first = await insert(address, 'First question')
+    const second = await insert(address.toLowerCase(), 'Second question')
+    const answered = await insert(address.toUpperCase(), 'Answered question', true)
+    await insert(`other.${address}`, 'Someone else, whose address ends with it')
+    const { caller: viewer } = await staff('viewer')
+
+    const open = await viewer.admin.support.inbox({ status: 'open', page: 1, sender: `  ${address.toUpperCase()} ` })
+    expect(open.items.map((item) => item.id).sort()).toEqual([first.id, second.id].sort())
+    expect(open.total).toBe(2)
+    const done = await viewer.admin.support.inbox({ status: 'answered', page: 1, sender: address })
+    expect(done.items.map((item) => item.id)).toEqual([answered.id])
+    const nobody = await viewer.admin.support.inbox({ status: 'open', page: 1, sender: `nobody.${stamp}@example.test` })
+    expect(nobody).toMatchObject({ items: [], total: 0 })
+    await expect(
+      viewer.admin.support.inbox({ status: 'open', page: 1, sender: `sender.${stamp}` }),
+    ).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+      message: expect.stringContaining('Enter a whole e-mail address'),
+    })
+  })
+
   it('refuses customers, and a message that does not exist', async () => {
     const customer = await callerAs(db(), await createUser(db()))
     await expect(customer.admin.support.inbox({ status: 'open', page: 1 })).rejects.toMatchObject({ code: 'FORBIDDEN' })

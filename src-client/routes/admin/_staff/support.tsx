@@ -7,6 +7,7 @@ import { createFileRoute, useNavigate } from '@tanstack/react-router'
 import { useState } from 'react'
 import { AdminDialog } from '#client/components/admin/AdminDialog.tsx'
 import { AdminTable, PagedList } from '#client/components/admin/AdminTable.tsx'
+import { FindForm } from '#client/components/admin/FindForm.tsx'
 import { FilterSelect } from '#client/components/admin/StatusFilter.tsx'
 import { atPage, type StatusPage, statusListRoute } from '#client/components/admin/search.ts'
 import { pageHead, pageTitle } from '#client/components/admin/styles.ts'
@@ -28,6 +29,7 @@ import type { RouterOutputs } from '#client/lib/types.ts'
 import { submitWhilePending, whilePending } from '#client/lib/while-pending.ts'
 import { deliveryLine } from '#shared/admin.ts'
 import { formatDate } from '#shared/dates.ts'
+import { searchedAddress } from '#shared/schemas/admin.ts'
 import { assignSuccessManagerInput } from '#shared/schemas/support.ts'
 import { SUPPORT_TIER_INFO, type SupportTier } from '#shared/support.ts'
 import { css } from '#styled-system/css'
@@ -37,9 +39,10 @@ const DELIVERY_POLL_MS = 5000
 const deliveryNote = css({ mt: '1', fontSize: 'xs', color: 'fg.muted' })
 const deliveryFailed = css({ mt: '1', fontSize: 'xs', color: 'danger', fontWeight: 'semibold' })
 const TONE: Record<SupportTier, 'grey' | 'blue' | 'red'> = { email: 'grey', priority: 'blue', dedicated: 'red' }
-// The inbox lists open messages unless ?status=answered.
-const inboxQuery = (trpc: Trpc, { status, page = 1 }: StatusPage<'answered'>) =>
-  trpc.admin.support.inbox.queryOptions({ status: status ?? 'open', page })
+// The inbox lists open messages unless ?status=answered. A sender searched for is the page's own state, not its URL
+// (components/admin/FindForm.tsx).
+const inboxQuery = (trpc: Trpc, { status, page = 1 }: StatusPage<'answered'>, sender?: string) =>
+  trpc.admin.support.inbox.queryOptions({ status: status ?? 'open', page, sender })
 
 export const Route = createFileRoute('/admin/_staff/support')({
   head: () => ({ meta: [{ title: 'Support inbox | SkillForge Admin' }] }),
@@ -58,7 +61,8 @@ function SupportInbox() {
   const queryClient = useQueryClient()
   const { can } = useStaff()
   const [reading, setReading] = useState<InboxItem | null>(null)
-  const inbox = useQuery({ ...inboxQuery(trpc, search), placeholderData: keepPreviousData })
+  const [sender, setSender] = useState<string>()
+  const inbox = useQuery({ ...inboxQuery(trpc, search, sender), placeholderData: keepPreviousData })
   const answer = useMutation(
     trpc.admin.support.markAnswered.mutationOptions(
       reloadThenToast(
@@ -82,11 +86,24 @@ function SupportInbox() {
           <option value="answered">Answered</option>
         </FilterSelect>
       </div>
+      <FindForm
+        landmark="Find one person’s messages"
+        label="Sender’s e-mail"
+        name="sender"
+        type="email"
+        placeholder="name@example.com"
+        searching={sender !== undefined}
+        rule={searchedAddress}
+        onFind={(next) => {
+          setSender(next)
+          void navigate({ search: atPage(1) })
+        }}
+      />
       <PagedList
         query={inbox}
         loading="Loading the support inbox…"
         failed="Could not load the support inbox"
-        empty={search.status ? 'No answered messages yet' : 'No open messages: every message is answered'}
+        empty={emptyInbox(search.status, sender)}
         onPage={(next) => void navigate({ search: atPage(next) })}
       >
         {(data) => (
@@ -123,6 +140,11 @@ function SupportInbox() {
       <SuccessManagers canAssign={can('admin')} />
     </>
   )
+}
+
+function emptyInbox(status: 'answered' | undefined, sender: string | undefined) {
+  if (sender) return status ? `No answered messages from ${sender}` : `No open messages from ${sender}`
+  return status ? 'No answered messages yet' : 'No open messages: every message is answered'
 }
 
 /** One message: when its reply is due (or was given), its sender, tier and subject, Read and Mark answered. */
