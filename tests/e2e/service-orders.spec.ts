@@ -488,7 +488,7 @@ test('an order refunded on the Orders screen cancels its service order, and the 
   const row = await staffOrderRow(page, db, baseURL!, reference)
   await row.getByRole('button', { name: 'Refund' }).click()
   await page.getByRole('dialog', { name: 'Refund order' }).getByRole('button', { name: 'Refund whole order' }).click()
-  await expect(page.getByText('Refunded £450.00')).toBeVisible()
+  await expect(page.getByText('Refunded £450.00', { exact: true })).toBeVisible()
   await expect(row.getByText('Refunded', { exact: true })).toBeVisible()
 
   const { id } = await db

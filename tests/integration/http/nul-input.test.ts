@@ -8,7 +8,7 @@ import { NUL_CHARACTER_MESSAGE } from '../../../src-shared/errors.ts'
 import { createTestDatabase } from '../../support/db.ts'
 import { createSessionToken, createUser } from '../../support/factories.ts'
 import { type FullServer, startFullServer, TEST_ORIGIN } from '../../support/full-server.ts'
-import { leafPaths, validValues, withLeaf } from '../../support/malformed.ts'
+import { leafAt, leafPaths, validValues, withLeaf } from '../../support/malformed.ts'
 
 let database: DatabaseHandle
 let app: FullServer
@@ -54,7 +54,7 @@ describe('NUL bytes in text input', () => {
       for (const [path, procedure] of Object.entries(all)) {
         const schema = procedure._def.inputs[0] as Parameters<typeof validValues>[0] | undefined
         for (const base of schema ? validValues(schema) : []) {
-          for (const leaf of leafPaths(base).filter((at) => typeof withLeafValue(base, at) === 'string')) {
+          for (const leaf of leafPaths(base).filter((at) => typeof leafAt(base, at) === 'string')) {
             pairs++
             const response = await call(path, procedure._def.type, withLeaf(base, leaf, 'a\u0000b'), cookie)
             const body = (await response.json()) as ErrorBody
@@ -95,7 +95,3 @@ describe('malformed session cookie', () => {
     }
   })
 })
-
-function withLeafValue(value: unknown, path: (string | number)[]): unknown {
-  return path.reduce<unknown>((at, key) => (at as Record<string | number, unknown>)[key], value)
-}
