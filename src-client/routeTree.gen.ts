@@ -90,6 +90,7 @@ import { Route as AdminStaffCouponsRouteImport } from './routes/admin/_staff/cou
 import { Route as AdminStaffCourseReviewsRouteImport } from './routes/admin/_staff/course-reviews'
 import { Route as AdminStaffCoursesRouteImport } from './routes/admin/_staff/courses'
 import { Route as AdminStaffCreatorApplicationsRouteImport } from './routes/admin/_staff/creator-applications'
+import { Route as AdminStaffCustomersRouteImport } from './routes/admin/_staff/customers'
 import { Route as AdminStaffFinanceRouteImport } from './routes/admin/_staff/finance'
 import { Route as AdminStaffMessagesRouteImport } from './routes/admin/_staff/messages'
 import { Route as AdminStaffOrdersRouteImport } from './routes/admin/_staff/orders'
@@ -527,6 +528,11 @@ const AdminStaffCreatorApplicationsRoute =
     path: '/creator-applications',
     getParentRoute: () => AdminStaffRoute,
   } as any)
+const AdminStaffCustomersRoute = AdminStaffCustomersRouteImport.update({
+  id: '/customers',
+  path: '/customers',
+  getParentRoute: () => AdminStaffRoute,
+} as any)
 const AdminStaffFinanceRoute = AdminStaffFinanceRouteImport.update({
   id: '/finance',
   path: '/finance',
@@ -770,6 +776,7 @@ export interface FileRoutesByFullPath {
   '/admin/course-reviews': typeof AdminStaffCourseReviewsRoute
   '/admin/courses': typeof AdminStaffCoursesRoute
   '/admin/creator-applications': typeof AdminStaffCreatorApplicationsRoute
+  '/admin/customers': typeof AdminStaffCustomersRoute
   '/admin/finance': typeof AdminStaffFinanceRoute
   '/admin/messages': typeof AdminStaffMessagesRoute
   '/admin/orders': typeof AdminStaffOrdersRoute
@@ -880,6 +887,7 @@ export interface FileRoutesByTo {
   '/admin/course-reviews': typeof AdminStaffCourseReviewsRoute
   '/admin/courses': typeof AdminStaffCoursesRoute
   '/admin/creator-applications': typeof AdminStaffCreatorApplicationsRoute
+  '/admin/customers': typeof AdminStaffCustomersRoute
   '/admin/finance': typeof AdminStaffFinanceRoute
   '/admin/messages': typeof AdminStaffMessagesRoute
   '/admin/orders': typeof AdminStaffOrdersRoute
@@ -993,6 +1001,7 @@ export interface FileRoutesById {
   '/admin/_staff/course-reviews': typeof AdminStaffCourseReviewsRoute
   '/admin/_staff/courses': typeof AdminStaffCoursesRoute
   '/admin/_staff/creator-applications': typeof AdminStaffCreatorApplicationsRoute
+  '/admin/_staff/customers': typeof AdminStaffCustomersRoute
   '/admin/_staff/finance': typeof AdminStaffFinanceRoute
   '/admin/_staff/messages': typeof AdminStaffMessagesRoute
   '/admin/_staff/orders': typeof AdminStaffOrdersRoute
@@ -1107,6 +1116,7 @@ export interface FileRouteTypes {
     | '/admin/course-reviews'
     | '/admin/courses'
     | '/admin/creator-applications'
+    | '/admin/customers'
     | '/admin/finance'
     | '/admin/messages'
     | '/admin/orders'
@@ -1217,6 +1227,7 @@ export interface FileRouteTypes {
     | '/admin/course-reviews'
     | '/admin/courses'
     | '/admin/creator-applications'
+    | '/admin/customers'
     | '/admin/finance'
     | '/admin/messages'
     | '/admin/orders'
@@ -1329,6 +1340,7 @@ export interface FileRouteTypes {
     | '/admin/_staff/course-reviews'
     | '/admin/_staff/courses'
     | '/admin/_staff/creator-applications'
+    | '/admin/_staff/customers'
     | '/admin/_staff/finance'
     | '/admin/_staff/messages'
     | '/admin/_staff/orders'
@@ -1980,6 +1992,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AdminStaffCreatorApplicationsRouteImport
       parentRoute: typeof AdminStaffRoute
     }
+    '/admin/_staff/customers': {
+      id: '/admin/_staff/customers'
+      path: '/customers'
+      fullPath: '/admin/customers'
+      preLoaderRoute: typeof AdminStaffCustomersRouteImport
+      parentRoute: typeof AdminStaffRoute
+    }
     '/admin/_staff/finance': {
       id: '/admin/_staff/finance'
       path: '/finance'
@@ -2314,6 +2333,7 @@ interface AdminStaffRouteChildren {
   AdminStaffCourseReviewsRoute: typeof AdminStaffCourseReviewsRoute
   AdminStaffCoursesRoute: typeof AdminStaffCoursesRoute
   AdminStaffCreatorApplicationsRoute: typeof AdminStaffCreatorApplicationsRoute
+  AdminStaffCustomersRoute: typeof AdminStaffCustomersRoute
   AdminStaffFinanceRoute: typeof AdminStaffFinanceRoute
   AdminStaffMessagesRoute: typeof AdminStaffMessagesRoute
   AdminStaffOrdersRoute: typeof AdminStaffOrdersRoute
@@ -2342,6 +2362,7 @@ const AdminStaffRouteChildren: AdminStaffRouteChildren = {
   AdminStaffCourseReviewsRoute: AdminStaffCourseReviewsRoute,
   AdminStaffCoursesRoute: AdminStaffCoursesRoute,
   AdminStaffCreatorApplicationsRoute: AdminStaffCreatorApplicationsRoute,
+  AdminStaffCustomersRoute: AdminStaffCustomersRoute,
   AdminStaffFinanceRoute: AdminStaffFinanceRoute,
   AdminStaffMessagesRoute: AdminStaffMessagesRoute,
   AdminStaffOrdersRoute: AdminStaffOrdersRoute,

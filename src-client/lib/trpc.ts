@@ -40,6 +40,7 @@ const PRIVATE_INPUT_FIELDS = [
   'lookup', // staff finding an order by its customer's address (decision 0154)
   'buyer', // staff finding a customer's service orders (decision 0154)
   'sender', // staff finding one person's support messages (decision 0154)
+  'customer', // staff looking up one customer (decision 0155)
 ] as const
 
 /** A query whose input carries a private field goes as a POST, out of the address (the server allows the override). */

@@ -64,6 +64,7 @@ export const PAGE_ROUTES: readonly { path: string; exists?: Exists }[] = [
     '/admin/categories',
     '/admin/courses',
     '/admin/orders',
+    '/admin/customers',
     '/admin/outbox',
     '/admin/support',
     '/admin/chat',

@@ -16,3 +16,12 @@ export function userEmailIs(email: string) {
 export function findUserByEmail(db: DB, email: string) {
   return db.selectFrom('users').select(['id', 'email', 'email_verified']).where(userEmailIs(email)).executeTakeFirst()
 }
+
+/** The account staff look up by its address (/admin/customers): who it is, since when, and whether it is verified. */
+export function findAccountByEmail(db: DB, email: string) {
+  return db
+    .selectFrom('users')
+    .select(['id', 'email', 'first_name', 'last_name', 'role', 'email_verified', 'created_at'])
+    .where(userEmailIs(email))
+    .executeTakeFirst()
+}

@@ -137,6 +137,9 @@ export const searchedAddress = z
   .max(254, 'An e-mail address is at most 254 characters')
   .pipe(z.email('Enter a whole e-mail address, such as name@example.com'))
 
+/** /admin/customers: one customer, by their account's address. Its name sends the query as a POST (lib/trpc.ts). */
+export const customerLookupInput = z.object({ customer: searchedAddress })
+
 /**
  * /admin/orders' Find: an order's reference (as printed: SF-…), or its customer's e-mail address (in any case).
  * Its name sends the query as a POST (src-client/lib/trpc.ts): an address must not go in a URL.

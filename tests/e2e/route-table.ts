@@ -196,6 +196,7 @@ export const ROUTES: RouteEntry[] = [
   { file: 'admin/_staff/users.tsx', url: '/admin/users', as: 'staff' },
   { file: 'admin/_staff/orders.tsx', url: '/admin/orders', as: 'staff' },
   { file: 'admin/_staff/audit.tsx', url: '/admin/audit', as: 'staff' },
+  { file: 'admin/_staff/customers.tsx', url: '/admin/customers', as: 'staff' },
   { file: 'admin/_staff/outbox.tsx', url: '/admin/outbox', as: 'staff' },
   { file: 'admin/_staff/support.tsx', url: '/admin/support', as: 'staff' },
   { file: 'admin/_staff/chat.tsx', url: '/admin/chat', as: 'staff' },

@@ -7,6 +7,7 @@ export const adminNav = [
   { to: '/admin/courses', label: 'Courses', minRole: 'viewer' },
   { to: '/admin/categories', label: 'Categories', minRole: 'viewer' },
   { to: '/admin/users', label: 'Team Members', minRole: 'viewer' },
+  { to: '/admin/customers', label: 'Customers', minRole: 'viewer' },
   { to: '/admin/orders', label: 'Orders', minRole: 'viewer' },
   { to: '/admin/bundles', label: 'Bundles', minRole: 'editor' },
   { to: '/admin/service-orders', label: 'Service orders', minRole: 'viewer' },

@@ -8,6 +8,7 @@ import { adminCouponsRouter } from './coupons.ts'
 import { adminCourseReviewsRouter } from './course-reviews.ts'
 import { adminCoursesRouter } from './courses.ts'
 import { adminCreatorApplicationsRouter } from './creator-applications.ts'
+import { adminCustomersRouter } from './customers.ts'
 import { adminDashboardRouter } from './dashboard.ts'
 import { adminFinanceRouter } from './finance.ts'
 import { adminInstructorMessagesRouter } from './instructor-messages.ts'
@@ -28,6 +29,7 @@ export const adminRouter = router({
   team: adminTeamRouter,
   audit: adminAuditRouter,
   orders: adminOrdersRouter,
+  customers: adminCustomersRouter,
   outbox: adminOutboxRouter,
   serviceOrders: adminServiceOrdersRouter,
   reviews: adminReviewsRouter,

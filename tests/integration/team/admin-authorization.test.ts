@@ -52,6 +52,8 @@ const EXPECTED: Record<string, Access> = {
   'admin.outbox.resend': 'admin',
   // Contact messages (the support inbox): staff read them; editors and up mark them answered; admins assign managers.
   'admin.support.inbox': 'viewer',
+  // One customer's account, plan, orders, courses, service orders and messages (decision 0155).
+  'admin.customers.find': 'viewer',
   'admin.support.markAnswered': 'editor',
   'admin.support.reply': 'editor',
   'admin.support.replies': 'viewer',

@@ -1,0 +1,66 @@
+// Staff's view of one customer (/admin/customers, decision 0155): "I can't open my course", "where is my company
+// formation" and "I wrote twice" each meant a search on another page. One look-up by the account's address gathers
+// what support needs from each domain's own read: the account, the plan, the orders, the courses held now, the service
+// orders and the messages to support.
+import { listOwnedCourses } from '../access/courses.ts'
+import { listSupportInbox } from '../contact/support-inbox.ts'
+import type { DB } from '../kernel/db.ts'
+import { listOrdersForUser } from '../orders/repository.ts'
+import { listForBuyer } from '../service-orders/repository.ts'
+import { membershipOf } from '../subscriptions/view.ts'
+import { findAccountByEmail } from '../users/email.ts'
+
+/** The newest messages of each kind shown (open, answered); the support inbox's Find lists the rest. */
+const MESSAGES_SHOWN = 10
+
+/** The customer with this address (lowercased by the input's schema), or null when no account has it. */
+export async function customerOverview(db: DB, email: string) {
+  const account = await findAccountByEmail(db, email)
+  if (!account) return null
+  const inbox = (status: 'open' | 'answered') =>
+    listSupportInbox(db, { status, page: 1, pageSize: MESSAGES_SHOWN, sender: email })
+  const [membership, orders, courses, serviceOrders, open, answered] = await Promise.all([
+    membershipOf(db, account.id),
+    listOrdersForUser(db, account.id),
+    listOwnedCourses(db, account.id),
+    listForBuyer(db, account.id),
+    inbox('open'),
+    inbox('answered'),
+  ])
+  return {
+    account: {
+      id: account.id,
+      email: account.email,
+      name: `${account.first_name} ${account.last_name}`.trim(),
+      role: account.role,
+      verified: account.email_verified,
+      joinedAt: account.created_at.toISOString(),
+    },
+    membership: membership ? { planName: membership.planName, statusText: membership.statusText } : null,
+    orders: orders.map((order) => ({
+      id: order.id,
+      reference: order.reference,
+      status: order.status,
+      totalMinor: order.totalMinor,
+      refundedMinor: order.refundedMinor,
+      currency: order.currency,
+      createdAt: order.createdAt,
+      lines: order.items.map((item) => item.title),
+    })),
+    courses: courses.map(({ id, title, enrolledAt }) => ({ id, title, enrolledAt })),
+    serviceOrders: serviceOrders.map(({ id, title, serviceTitle, status, createdAt }) => ({
+      id,
+      title,
+      serviceTitle,
+      status,
+      createdAt,
+    })),
+    messages: [...open.items, ...answered.items].map(({ id, subject, sentAt, answeredAt }) => ({
+      id,
+      subject,
+      sentAt,
+      answeredAt,
+    })),
+    messageCounts: { open: open.total, answered: answered.total },
+  }
+}

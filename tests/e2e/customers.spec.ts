@@ -1,0 +1,63 @@
+// /admin/customers (decision 0155), as support staff click it: from the sidebar, a customer's address typed in capitals
+// shows their account, plan, service order (which opens) and messages; an unknown address says so; the address never
+// goes in a request URL; on a 390 px phone nothing scrolls sideways.
+import { buyPlan } from '../support/creator-courses.ts'
+import { createUser } from '../support/factories.ts'
+import { paidServiceOrder } from '../support/service-orders.ts'
+import { expect, signInAs, test } from './fixtures.ts'
+
+test('staff look a customer up by their address and open their service order; the address stays out of every URL', async ({
+  page,
+  db,
+  baseURL,
+}) => {
+  const stamp = Date.now()
+  const customer = await createUser(db, { email: `carla-${stamp}@example.test`, firstName: 'Carla' })
+  await buyPlan(db, customer, 'pro')
+  const serviceOrderId = await paidServiceOrder(db, customer.id)
+  await db
+    .insertInto('contact_messages')
+    .values({
+      name: 'Carla',
+      email: customer.email,
+      subject: `Where is my company? ${stamp}`,
+      message: 'I ordered a formation last week.',
+      reply_due_at: new Date(stamp + 24 * 3_600_000),
+    })
+    .execute()
+  await signInAs(page, baseURL!, db, await createUser(db, { role: 'viewer' }))
+  const urls: string[] = []
+  page.on('request', (request) => urls.push(decodeURIComponent(request.url()).toLowerCase()))
+  await page.goto('/admin')
+  await page.getByRole('link', { name: 'Customers', exact: true }).click()
+  await expect(page.getByRole('heading', { name: 'Customers', level: 1 })).toBeVisible()
+  await expect(page.getByText('Find a customer by their e-mail address')).toBeVisible()
+
+  const search = page.getByRole('search', { name: 'Find a customer' })
+  const field = search.getByLabel('Customer e-mail')
+  await field.fill(`carla-${stamp}`)
+  await field.press('Enter')
+  await expect(search.getByText('Enter a whole e-mail address, such as name@example.com')).toBeVisible()
+  await expect(field).toBeFocused()
+
+  await field.fill(customer.email.toUpperCase())
+  await search.getByRole('button', { name: 'Find', exact: true }).click()
+  const found = page.getByTestId('customer')
+  await expect(found.getByRole('heading', { name: /Carla/ })).toBeVisible()
+  await expect(found.getByTestId('customer-plan')).toContainText('Pro')
+  await expect(found.getByTestId('customer-message')).toContainText(`Where is my company? ${stamp}`)
+  await expect(found.getByRole('heading', { name: 'Messages to support (1 open, 0 answered)' })).toBeVisible()
+  await expect(found.getByTestId('customer-order')).toHaveCount(2) // the plan's order and the service's
+
+  await page.setViewportSize({ width: 390, height: 844 })
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+
+  await search.getByLabel('Customer e-mail').fill(`nobody-${stamp}@example.test`)
+  await search.getByRole('button', { name: 'Find', exact: true }).click()
+  await expect(page.getByText(`No account with the address nobody-${stamp}@example.test`)).toBeVisible()
+  await field.fill(customer.email)
+  await field.press('Enter')
+  await found.getByTestId('customer-service-order').getByRole('link').click()
+  await expect(page).toHaveURL(new RegExp(`/admin/service-orders/${serviceOrderId}$`))
+  expect(urls.filter((url) => url.includes(`-${stamp}@example.test`))).toEqual([])
+})

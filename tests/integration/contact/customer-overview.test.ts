@@ -1,0 +1,105 @@
+// /admin/customers (decision 0155): staff look one customer up by their account's address and get, from each domain's
+// own read, the account, the plan, the orders, the courses held now, the service orders and the messages to support;
+// another customer's rows never appear, an unknown address is null, a part of one is refused, a customer is refused.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { markPaid } from '../../../src-server/flows/pay-order.ts'
+import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
+import { buyPlan } from '../../support/creator-courses.ts'
+import { createTestDatabase } from '../../support/db.ts'
+import { callerAs, createUser } from '../../support/factories.ts'
+import { placeOrder } from '../../support/orders.ts'
+import { paidServiceOrder } from '../../support/service-orders.ts'
+
+let database: DatabaseHandle
+const db = () => database.db
+
+beforeAll(async () => {
+  database = await createTestDatabase()
+})
+afterAll(async () => {
+  await database?.close()
+})
+
+async function boughtCourse(userId: string, reference: string) {
+  const course = await db()
+    .selectFrom('courses')
+    .select(['id', 'title', 'price_minor'])
+    .where('status', '=', 'published')
+    .where('price_minor', '>', 0)
+    .orderBy('id')
+    .executeTakeFirstOrThrow()
+  const orderId = await placeOrder(db(), {
+    userId,
+    reference,
+    courses: [{ id: course.id, title: course.title, price_minor: course.price_minor }],
+  })
+  await markPaid(db(), orderId, { source: 'staff' })
+  return course
+}
+
+async function message(email: string, subject: string, answered = false) {
+  await db()
+    .insertInto('contact_messages')
+    .values({
+      name: 'Writer',
+      email,
+      subject,
+      message: 'Help, please.',
+      reply_due_at: new Date(Date.now() + 3_600_000),
+      answered_at: answered ? new Date() : null,
+    })
+    .execute()
+}
+
+describe('staff look up one customer', () => {
+  it('gathers the account, plan, orders, courses, service orders and messages of that customer alone', async () => {
+    const stamp = Date.now()
+    const customer = await createUser(db(), { email: `Lookup.${stamp}@Example.test`, firstName: 'Lena' })
+    const other = await createUser(db(), { email: `other.${stamp}@example.test` })
+    await buyPlan(db(), customer, 'pro')
+    const course = await boughtCourse(customer.id, `SF-LOOK${stamp}`)
+    await boughtCourse(other.id, `SF-OTHER${stamp}`)
+    const serviceOrderId = await paidServiceOrder(db(), customer.id)
+    await paidServiceOrder(db(), other.id)
+    await message(customer.email, `Open question ${stamp}`)
+    await message(customer.email.toUpperCase(), `Answered question ${stamp}`, true)
+    await message(other.email, `Not theirs ${stamp}`)
+    const viewer = await callerAs(db(), await createUser(db(), { role: 'viewer' }))
+
+    const found = await viewer.admin.customers.find({ customer: ` lookup.${stamp}@EXAMPLE.test ` })
+    expect(found?.account).toMatchObject({ id: customer.id, email: customer.email, role: 'customer' })
+    expect(found?.account.name).toContain('Lena')
+    expect(found?.membership?.planName).toBe('Pro')
+    // The plan's order, the course's and the service's, newest first; none of the other customer's.
+    expect(found?.orders.map((order) => order.reference)).toContain(`SF-LOOK${stamp}`)
+    expect(found?.orders.map((order) => order.reference)).not.toContain(`SF-OTHER${stamp}`)
+    expect(found?.orders).toHaveLength(3)
+    expect(found?.orders.find((order) => order.reference === `SF-LOOK${stamp}`)).toMatchObject({
+      status: 'paid',
+      totalMinor: course.price_minor,
+      lines: [course.title],
+    })
+    expect(found?.courses.map((held) => held.id)).toContain(course.id)
+    expect(found?.serviceOrders.map((order) => order.id)).toEqual([serviceOrderId])
+    expect(found?.messages.map((sent) => sent.subject).sort()).toEqual(
+      [`Answered question ${stamp}`, `Open question ${stamp}`].sort(),
+    )
+    expect(found?.messageCounts).toEqual({ open: 1, answered: 1 })
+  })
+
+  it('answers null for an address no account has, and refuses a part of one', async () => {
+    const viewer = await callerAs(db(), await createUser(db(), { role: 'viewer' }))
+    expect(await viewer.admin.customers.find({ customer: `nobody.${Date.now()}@example.test` })).toBeNull()
+    await expect(viewer.admin.customers.find({ customer: 'lookup.' })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+      message: expect.stringContaining('Enter a whole e-mail address'),
+    })
+  })
+
+  it('refuses a customer', async () => {
+    const customer = await createUser(db())
+    await expect(
+      (await callerAs(db(), customer)).admin.customers.find({ customer: customer.email }),
+    ).rejects.toMatchObject({ code: 'FORBIDDEN' })
+  })
+})
