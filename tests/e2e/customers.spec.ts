@@ -61,3 +61,45 @@ test('staff look a customer up by their address and open their service order; th
   await expect(page).toHaveURL(new RegExp(`/admin/service-orders/${serviceOrderId}$`))
   expect(urls.filter((url) => url.includes(`-${stamp}@example.test`))).toEqual([])
 })
+
+test('a customer’s address on the support inbox and a service order opens their page, the address in no URL', async ({
+  page,
+  db,
+  baseURL,
+}) => {
+  const stamp = Date.now()
+  const customer = await createUser(db, { email: `dora-${stamp}@example.test`, firstName: 'Dora' })
+  const serviceOrderId = await paidServiceOrder(db, customer.id)
+  const subject = `My formation ${stamp}`
+  await db
+    .insertInto('contact_messages')
+    .values({
+      name: 'Dora',
+      email: customer.email,
+      subject,
+      message: 'How far along is it?',
+      reply_due_at: new Date(stamp + 24 * 3_600_000),
+    })
+    .execute()
+  await signInAs(page, baseURL!, db, await createUser(db, { role: 'viewer' }))
+  const urls: string[] = []
+  page.on('request', (request) => urls.push(decodeURIComponent(request.url()).toLowerCase()))
+
+  await page.goto('/admin/support')
+  const search = page.getByRole('search', { name: 'Find one person’s messages' })
+  await search.getByLabel('Sender’s e-mail').fill(customer.email)
+  await search.getByRole('button', { name: 'Find', exact: true }).click()
+  await page.getByTestId('support-row').filter({ hasText: subject }).getByRole('link', { name: customer.email }).click()
+  await expect(page).toHaveURL(/\/admin\/customers$/)
+  await expect(page.getByRole('search', { name: 'Find a customer' }).getByLabel('Customer e-mail')).toHaveValue(
+    customer.email,
+  )
+  await expect(page.getByTestId('customer').getByRole('heading', { name: /Dora/ })).toBeVisible()
+  await expect(page.getByTestId('customer-message')).toContainText(subject)
+
+  await page.goto(`/admin/service-orders/${serviceOrderId}`)
+  await page.getByRole('link', { name: customer.email }).click()
+  await expect(page).toHaveURL(/\/admin\/customers$/)
+  await expect(page.getByTestId('customer-service-order')).toHaveCount(1)
+  expect(urls.filter((url) => url.includes(`-${stamp}@example.test`))).toEqual([])
+})

@@ -2,7 +2,7 @@
 // field, Find, and Show all while a search is on. What is searched for stays the page's state, never its URL: it can
 // be a person's address, which the address bar, history and the access log would keep (the query goes as a POST:
 // lib/trpc.ts).
-import { type FormEvent, useState } from 'react'
+import { type FormEvent, useEffect, useState } from 'react'
 import { button } from '#client/components/ui/button.ts'
 import { TextField, useFocusFirstInvalid } from '#client/components/ui/form.tsx'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
@@ -17,6 +17,7 @@ export function FindForm({
   searching,
   rule,
   onFind,
+  prefill,
 }: {
   /** The search landmark's name, for screen readers. */
   landmark: string
@@ -30,10 +31,16 @@ export function FindForm({
   rule: { safeParse(value: unknown): { error?: { issues: { message: string }[] } } }
   /** The value to search for, trimmed; undefined to list everything again. */
   onFind: (typed?: string) => void
+  /** A search begun elsewhere (a link to a customer): the field shows it. */
+  prefill?: string
 }) {
   // A new object each submit, so a second refusal of the same text takes focus back to the field too.
   const [errors, setErrors] = useState<{ typed?: string }>({})
   const formRef = useFocusFirstInvalid(errors)
+  useEffect(() => {
+    const field = formRef.current?.elements.namedItem(name)
+    if (prefill && field instanceof HTMLInputElement) field.value = prefill
+  }, [prefill, name, formRef])
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()

@@ -2,8 +2,8 @@
 // orders, the courses held now, the service orders and the messages to support (decision 0155). The address is the
 // page's state, never its URL (components/admin/FindForm.tsx); the server checks the role.
 import { useQuery } from '@tanstack/react-query'
-import { createFileRoute, Link } from '@tanstack/react-router'
-import { type ReactNode, useState } from 'react'
+import { createFileRoute, Link, useRouterState } from '@tanstack/react-router'
+import { type ReactNode, useEffect, useState } from 'react'
 import { AdminTable } from '#client/components/admin/AdminTable.tsx'
 import { FindForm } from '#client/components/admin/FindForm.tsx'
 import { detailSection, pageHead, pageTitle, rowLink } from '#client/components/admin/styles.ts'
@@ -40,7 +40,12 @@ const facts = css({
 
 function Customers() {
   const { trpc } = Route.useRouteContext()
-  const [address, setAddress] = useState<string>()
+  // Opened from a customer's address on another staff page (components/admin/CustomerLink.tsx): looked up at once.
+  const linked = useRouterState({ select: (state) => linkedAddress(state.location.state.customer) })
+  const [address, setAddress] = useState(linked)
+  useEffect(() => {
+    if (linked) setAddress(linked)
+  }, [linked])
   const customer = useQuery({
     ...trpc.admin.customers.find.queryOptions({ customer: address ?? '' }),
     enabled: address !== undefined,
@@ -58,6 +63,7 @@ function Customers() {
         type="email"
         placeholder="name@example.com"
         searching={address !== undefined}
+        prefill={linked}
         rule={customerLookupInput.shape.customer}
         onFind={setAddress}
       />
@@ -82,6 +88,12 @@ function Customers() {
       )}
     </>
   )
+}
+
+/** The address a link carried, when it is one (history state is the browser's, not ours). */
+function linkedAddress(value: unknown): string | undefined {
+  const parsed = customerLookupInput.shape.customer.safeParse(value)
+  return parsed.success ? parsed.data : undefined
 }
 
 function CustomerView({ customer }: { customer: Customer }) {

@@ -6,6 +6,7 @@ import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query'
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
 import { useState } from 'react'
 import { AdminTable, PagedList } from '#client/components/admin/AdminTable.tsx'
+import { CustomerLink } from '#client/components/admin/CustomerLink.tsx'
 import { FindForm } from '#client/components/admin/FindForm.tsx'
 import { AssignLinesDialog } from '#client/components/admin/orders/AssignLinesDialog.tsx'
 import { EndMembershipDialog, type StaffPlan } from '#client/components/admin/orders/EndMembershipDialog.tsx'
@@ -128,7 +129,9 @@ function Orders() {
               return (
                 <tr key={order.id} data-testid={`order-${order.reference}`}>
                   <td className={css({ fontFamily: 'mono' })}>{order.reference}</td>
-                  <td>{order.customerEmail}</td>
+                  <td>
+                    <CustomerLink email={order.customerEmail} />
+                  </td>
                   <td>{PAYMENT_METHOD_LABELS[order.method]}</td>
                   <td>
                     <span className={badge({ tone: STATUS_TONE[order.status] })}>

@@ -8,6 +8,7 @@ import { createFileRoute, Link } from '@tanstack/react-router'
 import { useId, useState } from 'react'
 import { AdminNotFound } from '#client/components/admin/AdminNotFound.tsx'
 import { ConfirmDialog } from '#client/components/admin/ConfirmDialog.tsx'
+import { CustomerLink } from '#client/components/admin/CustomerLink.tsx'
 import { detailSection, inputClass, pageHead, pageTitle } from '#client/components/admin/styles.ts'
 import { useRefreshAdmin, useStaff } from '#client/components/admin/use-staff.ts'
 import { BriefView } from '#client/components/service-orders/BriefForm.tsx'
@@ -93,8 +94,14 @@ function ServiceOrderDetail() {
           <h1 className={pageTitle}>{order.title}</h1>
           <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>
             <ServiceOrderStatusBadge status={order.status} /> · Due {formatDue(order.dueAt)} · Order{' '}
-            {order.orderReference} · {order.buyer?.name} ({order.buyer?.email}) · Revisions {order.revisionsUsed}/
-            {order.revisionsAllowed}
+            {order.orderReference} · {order.buyer?.name}
+            {order.buyer ? (
+              <>
+                {' '}
+                (<CustomerLink email={order.buyer.email} />)
+              </>
+            ) : null}{' '}
+            · Revisions {order.revisionsUsed}/{order.revisionsAllowed}
           </p>
           {order.paymentGivenBack ? (
             <p

@@ -7,6 +7,7 @@ import { createFileRoute, useNavigate } from '@tanstack/react-router'
 import { useState } from 'react'
 import { AdminDialog } from '#client/components/admin/AdminDialog.tsx'
 import { AdminTable, PagedList } from '#client/components/admin/AdminTable.tsx'
+import { CustomerLink } from '#client/components/admin/CustomerLink.tsx'
 import { FindForm } from '#client/components/admin/FindForm.tsx'
 import { FilterSelect } from '#client/components/admin/StatusFilter.tsx'
 import { atPage, type StatusPage, statusListRoute } from '#client/components/admin/search.ts'
@@ -178,7 +179,9 @@ function InboxRow({
       </td>
       <td>
         {item.name}
-        <p className={css({ fontSize: 'xs', color: 'fg.muted' })}>{item.email}</p>
+        <p className={css({ fontSize: 'xs', color: 'fg.muted' })}>
+          <CustomerLink email={item.email} />
+        </p>
       </td>
       <td>
         <span className={badge({ tone: TONE[item.tier] })}>{SUPPORT_TIER_INFO[item.tier].label}</span>
