@@ -5,7 +5,7 @@
 import { listOwnedCourses } from '../access/courses.ts'
 import { listSupportInbox } from '../contact/support-inbox.ts'
 import type { DB } from '../kernel/db.ts'
-import { listOrdersForUser } from '../orders/repository.ts'
+import { listOrdersForUser, ORDER_HISTORY_LIMIT } from '../orders/repository.ts'
 import { listForBuyer } from '../service-orders/repository.ts'
 import { membershipOf } from '../subscriptions/view.ts'
 import { findAccountByEmail } from '../users/email.ts'
@@ -47,6 +47,8 @@ export async function customerOverview(db: DB, email: string) {
       createdAt: order.createdAt,
       lines: order.items.map((item) => item.title),
     })),
+    /** The orders are the newest ORDER_HISTORY_LIMIT, as the customer's own history lists them: there may be more. */
+    moreOrders: orders.length === ORDER_HISTORY_LIMIT,
     courses: courses.map(({ id, title, enrolledAt }) => ({ id, title, enrolledAt })),
     serviceOrders: serviceOrders.map(({ id, title, serviceTitle, status, createdAt }) => ({
       id,

@@ -7,7 +7,7 @@ import { paidOfLine } from './paid-line.ts'
 import { listPaidInvoicesByOrder } from './subscription-invoices.ts'
 import { REFUNDABLE_STATUSES } from './transitions.ts'
 
-const HISTORY_LIMIT = 50
+export const ORDER_HISTORY_LIMIT = 50
 
 /** A fixed number of queries whatever the number of orders (no N+1): lines, invoices, credit notes, requests. */
 export async function listOrdersForUser(db: DB, userId: string) {
@@ -17,7 +17,7 @@ export async function listOrdersForUser(db: DB, userId: string) {
     .select(['paid_at', 'stripe_session_id', 'source'])
     .where('user_id', '=', userId)
     .orderBy('created_at', 'desc')
-    .limit(HISTORY_LIMIT)
+    .limit(ORDER_HISTORY_LIMIT)
     .execute()
   if (orders.length === 0) return []
   const ids = orders.map((order) => order.id)

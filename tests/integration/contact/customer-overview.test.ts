@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { markPaid } from '../../../src-server/flows/pay-order.ts'
 import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
+import { ORDER_HISTORY_LIMIT } from '../../../src-server/orders/repository.ts'
 import { buyPlan } from '../../support/creator-courses.ts'
 import { createTestDatabase } from '../../support/db.ts'
 import { callerAs, createUser } from '../../support/factories.ts'
@@ -85,6 +86,30 @@ describe('staff look up one customer', () => {
       [`Answered question ${stamp}`, `Open question ${stamp}`].sort(),
     )
     expect(found?.messageCounts).toEqual({ open: 1, answered: 1 })
+    expect(found?.moreOrders).toBe(false)
+  })
+
+  it('says when the customer has more orders than the newest it shows', async () => {
+    const customer = await createUser(db())
+    await db()
+      .insertInto('orders')
+      .values(
+        Array.from({ length: ORDER_HISTORY_LIMIT + 1 }, (_, i) => ({
+          user_id: customer.id,
+          reference: `SF-MANY${Date.now()}-${i}`,
+          currency: 'USD',
+          method: 'card' as const,
+          // Cancelled: one customer may have only one pending order from the cart.
+          status: 'cancelled' as const,
+          subtotal_minor: 1000,
+          total_minor: 1000,
+        })),
+      )
+      .execute()
+    const viewer = await callerAs(db(), await createUser(db(), { role: 'viewer' }))
+    const found = await viewer.admin.customers.find({ customer: customer.email })
+    expect(found?.orders).toHaveLength(ORDER_HISTORY_LIMIT)
+    expect(found?.moreOrders).toBe(true)
   })
 
   it('answers null for an address no account has, and refuses a part of one', async () => {

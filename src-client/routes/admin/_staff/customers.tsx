@@ -120,7 +120,12 @@ function CustomerView({ customer }: { customer: Customer }) {
         </dl>
       </Part>
 
-      <Part id="customer-orders" title={`Orders (${customer.orders.length})`}>
+      <Part
+        id="customer-orders"
+        title={
+          customer.moreOrders ? `Orders (the newest ${customer.orders.length})` : `Orders (${customer.orders.length})`
+        }
+      >
         {customer.orders.length === 0 ? (
           <p className={muted}>No orders.</p>
         ) : (
