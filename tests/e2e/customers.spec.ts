@@ -96,6 +96,9 @@ test('a customer’s address on the support inbox and a service order opens thei
   )
   await expect(page.getByTestId('customer').getByRole('heading', { name: /Dora/ })).toBeVisible()
   await expect(page.getByTestId('customer-message')).toContainText(subject)
+  // Reloaded, the page looks the customer up again from the history entry (still not in the URL).
+  await page.reload()
+  await expect(page.getByTestId('customer').getByRole('heading', { name: /Dora/ })).toBeVisible()
 
   await page.goto(`/admin/service-orders/${serviceOrderId}`)
   await page.getByRole('link', { name: customer.email }).click()

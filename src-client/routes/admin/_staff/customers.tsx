@@ -41,8 +41,10 @@ const facts = css({
 function Customers() {
   const { trpc } = Route.useRouteContext()
   // Opened from a customer's address on another staff page (components/admin/CustomerLink.tsx): looked up at once.
+  // Set after the first render, not as the state's start: the server renders without the browser's history state, so
+  // the first render matches the server's whatever the entry holds.
   const linked = useRouterState({ select: (state) => linkedAddress(state.location.state.customer) })
-  const [address, setAddress] = useState(linked)
+  const [address, setAddress] = useState<string>()
   useEffect(() => {
     if (linked) setAddress(linked)
   }, [linked])
