@@ -1,6 +1,8 @@
 // /admin/customers (decision 0155), as support staff click it: from the sidebar, a customer's address typed in capitals
 // shows their account, plan, service order (which opens) and messages; an unknown address says so; the address never
 // goes in a request URL; on a 390 px phone nothing scrolls sideways.
+
+import { contactMessage } from '../support/contact-messages.ts'
 import { buyPlan } from '../support/creator-courses.ts'
 import { createUser } from '../support/factories.ts'
 import { paidServiceOrder } from '../support/service-orders.ts'
@@ -15,16 +17,7 @@ test('staff look a customer up by their address and open their service order; th
   const customer = await createUser(db, { email: `carla-${stamp}@example.test`, firstName: 'Carla' })
   await buyPlan(db, customer, 'pro')
   const serviceOrderId = await paidServiceOrder(db, customer.id)
-  await db
-    .insertInto('contact_messages')
-    .values({
-      name: 'Carla',
-      email: customer.email,
-      subject: `Where is my company? ${stamp}`,
-      message: 'I ordered a formation last week.',
-      reply_due_at: new Date(stamp + 24 * 3_600_000),
-    })
-    .execute()
+  await contactMessage(db, customer.email, `Where is my company? ${stamp}`, { name: 'Carla' })
   await signInAs(page, baseURL!, db, await createUser(db, { role: 'viewer' }))
   const urls: string[] = []
   page.on('request', (request) => urls.push(decodeURIComponent(request.url()).toLowerCase()))
@@ -71,16 +64,7 @@ test('a customer’s address on the support inbox and a service order opens thei
   const customer = await createUser(db, { email: `dora-${stamp}@example.test`, firstName: 'Dora' })
   const serviceOrderId = await paidServiceOrder(db, customer.id)
   const subject = `My formation ${stamp}`
-  await db
-    .insertInto('contact_messages')
-    .values({
-      name: 'Dora',
-      email: customer.email,
-      subject,
-      message: 'How far along is it?',
-      reply_due_at: new Date(stamp + 24 * 3_600_000),
-    })
-    .execute()
+  await contactMessage(db, customer.email, subject, { name: 'Dora' })
   await signInAs(page, baseURL!, db, await createUser(db, { role: 'viewer' }))
   const urls: string[] = []
   page.on('request', (request) => urls.push(decodeURIComponent(request.url()).toLowerCase()))

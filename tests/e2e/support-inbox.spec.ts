@@ -4,6 +4,7 @@
 // member then sees on /contact on a 390 px phone.
 
 import type { Page } from '@playwright/test'
+import { contactMessage } from '../support/contact-messages.ts'
 import { buyPlan } from '../support/creator-courses.ts'
 import { createUser } from '../support/factories.ts'
 import { expect, signInAs, test } from './fixtures.ts'
@@ -207,22 +208,10 @@ test('staff find one sender’s messages by their address, open and answered; th
 }) => {
   const stamp = Date.now()
   const sender = `Find.Me-${stamp}@Example.test`
-  const insert = (email: string, subject: string, answered = false) =>
-    db
-      .insertInto('contact_messages')
-      .values({
-        name: 'Fiona Finder',
-        email,
-        subject,
-        message: 'Where is my invoice?',
-        reply_due_at: new Date(stamp + 24 * HOUR),
-        answered_at: answered ? new Date(stamp) : null,
-      })
-      .execute()
-  await insert(sender, `First question ${stamp}`)
-  await insert(sender.toLowerCase(), `Second question ${stamp}`)
-  await insert(sender, `Answered question ${stamp}`, true)
-  await insert(`someone-else-${sender}`, `Not hers ${stamp}`)
+  await contactMessage(db, sender, `First question ${stamp}`)
+  await contactMessage(db, sender.toLowerCase(), `Second question ${stamp}`)
+  await contactMessage(db, sender, `Answered question ${stamp}`, { answered: true })
+  await contactMessage(db, `someone-else-${sender}`, `Not hers ${stamp}`)
   const viewer = await createUser(db, { role: 'viewer' })
   await signInAs(page, baseURL!, db, viewer)
   const urls: string[] = []

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { markPaid } from '../../../src-server/flows/pay-order.ts'
 import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
 import { ORDER_HISTORY_LIMIT } from '../../../src-server/orders/repository.ts'
+import { contactMessage } from '../../support/contact-messages.ts'
 import { buyPlan } from '../../support/creator-courses.ts'
 import { createTestDatabase } from '../../support/db.ts'
 import { callerAs, createUser } from '../../support/factories.ts'
@@ -38,20 +39,6 @@ async function boughtCourse(userId: string, reference: string) {
   return course
 }
 
-async function message(email: string, subject: string, answered = false) {
-  await db()
-    .insertInto('contact_messages')
-    .values({
-      name: 'Writer',
-      email,
-      subject,
-      message: 'Help, please.',
-      reply_due_at: new Date(Date.now() + 3_600_000),
-      answered_at: answered ? new Date() : null,
-    })
-    .execute()
-}
-
 describe('staff look up one customer', () => {
   it('gathers the account, plan, orders, courses, service orders and messages of that customer alone', async () => {
     const stamp = Date.now()
@@ -62,9 +49,9 @@ describe('staff look up one customer', () => {
     await boughtCourse(other.id, `SF-OTHER${stamp}`)
     const serviceOrderId = await paidServiceOrder(db(), customer.id)
     await paidServiceOrder(db(), other.id)
-    await message(customer.email, `Open question ${stamp}`)
-    await message(customer.email.toUpperCase(), `Answered question ${stamp}`, true)
-    await message(other.email, `Not theirs ${stamp}`)
+    await contactMessage(db(), customer.email, `Open question ${stamp}`)
+    await contactMessage(db(), customer.email.toUpperCase(), `Answered question ${stamp}`, { answered: true })
+    await contactMessage(db(), other.email, `Not theirs ${stamp}`)
     const viewer = await callerAs(db(), await createUser(db(), { role: 'viewer' }))
 
     const found = await viewer.admin.customers.find({ customer: ` lookup.${stamp}@EXAMPLE.test ` })

@@ -9,6 +9,7 @@ import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
 import { deliverOutboxMail } from '../../../src-server/mail/delivery.ts'
 import { latestMailTo } from '../../../src-server/mail/outbox.ts'
 import type { MailTransport } from '../../../src-server/mail/transport.ts'
+import { contactMessage } from '../../support/contact-messages.ts'
 import { buyPlan, lapsePlan } from '../../support/creator-courses.ts'
 import { createTestDatabase } from '../../support/db.ts'
 import { callerAs, createUser, type TestUser } from '../../support/factories.ts'
@@ -220,30 +221,17 @@ describe('the staff support inbox', () => {
   it('finds one sender’s messages by their address in any case, open or answered (decision 0154)', async () => {
     const stamp = Date.now()
     const address = `Sender.${stamp}@Example.test`
-    const insert = (email: string, subject: string, answered = false) =>
-      db()
-        .insertInto('contact_messages')
-        .values({
-          name: 'Sender',
-          email,
-          subject,
-          message: 'Where is my invoice?',
-          reply_due_at: new Date(stamp + 24 * HOUR),
-          answered_at: answered ? new Date(stamp) : null,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow()
-    const first = await insert(address, 'First question')
-    const second = await insert(address.toLowerCase(), 'Second question')
-    const answered = await insert(address.toUpperCase(), 'Answered question', true)
-    await insert(`other.${address}`, 'Someone else, whose address ends with it')
+    const first = await contactMessage(db(), address, 'First question')
+    const second = await contactMessage(db(), address.toLowerCase(), 'Second question')
+    const answered = await contactMessage(db(), address.toUpperCase(), 'Answered question', { answered: true })
+    await contactMessage(db(), `other.${address}`, 'Someone else, whose address ends with it')
     const { caller: viewer } = await staff('viewer')
 
     const open = await viewer.admin.support.inbox({ status: 'open', page: 1, sender: `  ${address.toUpperCase()} ` })
-    expect(open.items.map((item) => item.id).sort()).toEqual([first.id, second.id].sort())
+    expect(open.items.map((item) => item.id).sort()).toEqual([first, second].sort())
     expect(open.total).toBe(2)
     const done = await viewer.admin.support.inbox({ status: 'answered', page: 1, sender: address })
-    expect(done.items.map((item) => item.id)).toEqual([answered.id])
+    expect(done.items.map((item) => item.id)).toEqual([answered])
     const nobody = await viewer.admin.support.inbox({ status: 'open', page: 1, sender: `nobody.${stamp}@example.test` })
     expect(nobody).toMatchObject({ items: [], total: 0 })
     await expect(
