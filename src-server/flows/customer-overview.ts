@@ -1,8 +1,10 @@
 // Staff's view of one customer (/admin/customers, decision 0155): "I can't open my course", "where is my company
 // formation" and "I wrote twice" each meant a search on another page. One look-up by the account's address gathers
 // what support needs from each domain's own read: the account, the plan, the orders, the courses held now, the service
-// orders and the messages to support.
+// orders and the messages to support. Each look-up that finds an account is written to the audit log (who read whose
+// customer page, when): the page gathers a person's whole history, so reading it is accountable like changing it.
 import { listOwnedCourses } from '../access/courses.ts'
+import { type Actor, record } from '../audit/repository.ts'
 import { listSupportInbox } from '../contact/support-inbox.ts'
 import type { DB } from '../kernel/db.ts'
 import { listOrdersForUser, ORDER_HISTORY_LIMIT } from '../orders/repository.ts'
@@ -13,10 +15,14 @@ import { findAccountByEmail } from '../users/email.ts'
 /** The newest messages of each kind shown (open, answered); the support inbox's Find lists the rest. */
 const MESSAGES_SHOWN = 10
 
-/** The customer with this address (lowercased by the input's schema), or null when no account has it. */
-export async function customerOverview(db: DB, email: string) {
+/**
+ * The customer with this address (lowercased by the input's schema), or null when no account has it. `staff` is who
+ * looks: the audit log names them with the account's id (never the address, which an erasure would have to scrub).
+ */
+export async function customerOverview(db: DB, staff: Actor, email: string) {
   const account = await findAccountByEmail(db, email)
   if (!account) return null
+  await record(db, staff, 'customer.viewed', { type: 'user', id: account.id })
   const inbox = (status: 'open' | 'answered') =>
     listSupportInbox(db, { status, page: 1, pageSize: MESSAGES_SHOWN, sender: email })
   const [membership, orders, courses, serviceOrders, open, answered] = await Promise.all([

@@ -1,6 +1,6 @@
 // /admin/customers (decision 0155), as support staff click it: from the sidebar, a customer's address typed in capitals
 // shows their account, plan, service order (which opens) and messages; an unknown address says so; the address never
-// goes in a request URL; on a 390 px phone nothing scrolls sideways.
+// goes in a request URL; on a 390 px phone nothing scrolls sideways; an admin reads the look-up in the audit log.
 
 import { contactMessage } from '../support/contact-messages.ts'
 import { buyPlan } from '../support/creator-courses.ts'
@@ -18,7 +18,8 @@ test('staff look a customer up by their address and open their service order; th
   await buyPlan(db, customer, 'pro')
   const serviceOrderId = await paidServiceOrder(db, customer.id)
   await contactMessage(db, customer.email, `Where is my company? ${stamp}`, { name: 'Carla' })
-  await signInAs(page, baseURL!, db, await createUser(db, { role: 'viewer' }))
+  const viewer = await createUser(db, { role: 'viewer' })
+  await signInAs(page, baseURL!, db, viewer)
   const urls: string[] = []
   page.on('request', (request) => urls.push(decodeURIComponent(request.url()).toLowerCase()))
   await page.goto('/admin')
@@ -53,6 +54,13 @@ test('staff look a customer up by their address and open their service order; th
   await found.getByTestId('customer-service-order').getByRole('link').click()
   await expect(page).toHaveURL(new RegExp(`/admin/service-orders/${serviceOrderId}$`))
   expect(urls.filter((url) => url.includes(`-${stamp}@example.test`))).toEqual([])
+
+  // An admin reads in the audit log who looked the customer up: the viewer and the account's id, not its address.
+  await signInAs(page, baseURL!, db, await createUser(db, { role: 'admin' }))
+  await page.goto('/admin/audit')
+  const lookups = page.getByRole('row').filter({ hasText: viewer.email }).filter({ hasText: 'customer.viewed' })
+  await expect(lookups.first()).toContainText(`user ${customer.id}`)
+  await expect(lookups.first()).not.toContainText(customer.email)
 })
 
 test('a customer’s address on the support inbox and a service order opens their page, the address in no URL', async ({

@@ -1,6 +1,7 @@
 // /admin/customers (decision 0155): staff look one customer up by their account's address and get, from each domain's
 // own read, the account, the plan, the orders, the courses held now, the service orders and the messages to support;
-// another customer's rows never appear, an unknown address is null, a part of one is refused, a customer is refused.
+// another customer's rows never appear, an unknown address is null, a part of one is refused, a customer is refused;
+// each look-up that finds an account is audited.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { markPaid } from '../../../src-server/flows/pay-order.ts'
 import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
@@ -106,6 +107,38 @@ describe('staff look up one customer', () => {
       code: 'BAD_REQUEST',
       message: expect.stringContaining('Enter a whole e-mail address'),
     })
+  })
+
+  it('writes each look-up that finds an account to the audit log, naming the staff member and the account id', async () => {
+    const customer = await createUser(db())
+    const staff = await createUser(db(), { role: 'viewer' })
+    const viewer = await callerAs(db(), staff)
+    const entries = () =>
+      db()
+        .selectFrom('audit_log')
+        .select(['actor_id', 'actor_email', 'action', 'entity_type', 'entity_id', 'before', 'after'])
+        .where('actor_id', '=', staff.id)
+        .execute()
+
+    await viewer.admin.customers.find({ customer: `nobody.${Date.now()}@example.test` })
+    expect(await entries()).toEqual([])
+
+    await viewer.admin.customers.find({ customer: customer.email.toUpperCase() })
+    await viewer.admin.customers.find({ customer: customer.email })
+    const written = await entries()
+    expect(written).toHaveLength(2)
+    for (const entry of written) {
+      expect(entry).toEqual({
+        actor_id: staff.id,
+        actor_email: staff.email,
+        action: 'customer.viewed',
+        entity_type: 'user',
+        entity_id: customer.id,
+        // The account id only: no address an erasure would have to scrub.
+        before: null,
+        after: null,
+      })
+    }
   })
 
   it('refuses a customer', async () => {

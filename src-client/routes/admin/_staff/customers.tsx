@@ -48,9 +48,12 @@ function Customers() {
   useEffect(() => {
     if (linked) setAddress(linked)
   }, [linked])
+  // Every answer is a read of the customer in the audit log: the page asks when staff search, not each time its window
+  // regains focus (a new search, or Try Again, asks again).
   const customer = useQuery({
     ...trpc.admin.customers.find.queryOptions({ customer: address ?? '' }),
     enabled: address !== undefined,
+    refetchOnWindowFocus: false,
   })
 
   return (
