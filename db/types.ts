@@ -903,6 +903,8 @@ export interface AuthTokensTable {
   signup_password_hash: string | null
   signup_first_name: string | null
   signup_last_name: string | null
+  /** verify_email: SHA-256 (hex) of the signing-up browser's cookie; elsewhere the link asks for the sign-up's password. */
+  signup_browser_hash: string | null
   created_at: CreatedAt
 }
 

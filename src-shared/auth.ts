@@ -26,6 +26,9 @@ export const AUTH_MESSAGES = {
   badResetLink: 'This reset link is invalid or has expired. Please request a new one.',
   emailVerified: 'Your email has been verified. You can now log in.',
   badVerifyLink: 'This verification link is invalid or has expired.',
+  signupPasswordNeeded: 'To confirm this address, enter the password you chose when you signed up.',
+  signupPasswordWrong:
+    'That is not the password chosen at sign-up. If you did not sign up with this address, nothing has changed: sign up with your own password to get a link of your own.',
   verificationResent:
     'If that address has an account waiting for verification, we have sent it a new verification link.',
   passwordChanged: 'Your password has been changed.',

@@ -7,6 +7,7 @@ import { tokenInput } from '#shared/schemas/auth.ts'
 import { css } from '#styled-system/css'
 import { AuthCard } from '../components/auth/AuthCard.tsx'
 import { ResendVerification } from '../components/auth/ResendVerification.tsx'
+import { asksForSignupPassword, SignupPasswordForm } from '../components/auth/SignupPasswordForm.tsx'
 import { button } from '../components/ui/button.ts'
 import { FormAlert } from '../components/ui/form.tsx'
 import { LoadingState } from '../components/ui/states.tsx'
@@ -49,9 +50,38 @@ function VerifyEmailPage() {
 
   const resendPosted = posted?.values.intent === RESEND_VERIFICATION_INTENT
   const verified = verify.isSuccess || Boolean(posted?.done)
+  // Opened away from the browser that signed up, the server asks for the sign-up's password (decision 0134): on the
+  // link's first check, or after a typed password that was not it. Kept while the typed one is checked. Before the
+  // script ran, the post's answer carried the token back.
+  const [asked, setAsked] = useState<{ token: string; message: string }>()
+  useEffect(() => {
+    if (verify.error && verify.variables && asksForSignupPassword(verify.error.message)) {
+      setAsked({ token: verify.variables.token, message: verify.error.message })
+    }
+  }, [verify.error, verify.variables])
+  const askedPassword = verify.isSuccess
+    ? null
+    : (asked ??
+      (posted?.values.token && asksForSignupPassword(posted.formError)
+        ? { token: posted.values.token, message: posted.formError ?? '' }
+        : null))
   return (
     <AuthCard title="Verify your email">
-      {posted ? (
+      {askedPassword ? (
+        <SignupPasswordForm
+          token={askedPassword.token}
+          message={askedPassword.message}
+          pending={verify.isPending}
+          onConfirm={hydrated ? (password) => verify.mutate({ token: askedPassword.token, password }) : undefined}
+        />
+      ) : verify.isSuccess ? (
+        <>
+          <FormAlert kind="success">{verify.data.message}</FormAlert>
+          {verify.data.giftWaiting ? (
+            <p data-testid="gift-waiting">A gift sent to this address is waiting for you: log in to claim it.</p>
+          ) : null}
+        </>
+      ) : posted ? (
         posted.done ? (
           <FormAlert kind="success">{posted.done}</FormAlert>
         ) : (
@@ -65,13 +95,6 @@ function VerifyEmailPage() {
         <>
           <FormAlert>{AUTH_MESSAGES.badVerifyLink}</FormAlert>
           <ResendVerification />
-        </>
-      ) : verify.isSuccess ? (
-        <>
-          <FormAlert kind="success">{verify.data.message}</FormAlert>
-          {verify.data.giftWaiting ? (
-            <p data-testid="gift-waiting">A gift sent to this address is waiting for you: log in to claim it.</p>
-          ) : null}
         </>
       ) : verify.isError ? (
         <>

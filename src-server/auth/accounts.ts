@@ -13,9 +13,12 @@ import {
   consumeToken,
   consumeVerificationToken,
   deletePendingTokens,
+  hashToken,
   issueSignupToken,
   issueToken,
   newestSignupCredentials,
+  readVerificationToken,
+  type SignupCredentials,
 } from './tokens.ts'
 
 /**
@@ -24,11 +27,17 @@ import {
  * account" note. The caller answers the same in every case.
  *
  * The password and names travel on the link and are the account's once it is used (decision 0134): whoever
- * signed up first with someone else's address does not hold the account its owner then verifies.
+ * signed up first with someone else's address does not hold the account its owner then verifies. `browserSecret` is
+ * the signing-up browser's (auth/signup-browser.ts): the link applies them there, or elsewhere with the password.
  */
-export async function signUp(db: DB, input: SignupInput, publicUrl: string): Promise<void> {
+export async function signUp(db: DB, input: SignupInput, publicUrl: string, browserSecret: string): Promise<void> {
   const passwordHash = await hashPassword(input.password)
-  const signup = { passwordHash, firstName: input.firstName, lastName: input.lastName }
+  const signup = {
+    passwordHash,
+    firstName: input.firstName,
+    lastName: input.lastName,
+    browserHash: hashToken(browserSecret),
+  }
   await db.transaction().execute(async (trx) => {
     const existing = await findUserByEmail(trx, input.email)
     if (existing) {
@@ -70,13 +79,33 @@ export async function resendVerification(db: DB, email: string, publicUrl: strin
   })
 }
 
+/** What proves the person opening a sign-up's link is the one who signed up: their browser, or the password chosen. */
+export interface SignupProof {
+  /** The secret of the browser's signup cookie, if it has one. */
+  browserSecret?: string
+  password?: string
+}
+
+/** Why a sign-up's link was not applied: no proof came with it, or the password was not the sign-up's. */
+export type SignupProofRefusal = 'password-needed' | 'password-wrong'
+
 /**
  * Marks the e-mail of the token's user verified, with the password and names of the sign-up that asked for this
- * link; the other sign-ups' links stop working and any session ends. The user's id; null for an unknown, used or
- * expired token.
+ * link; the other sign-ups' links stop working and any session ends. A link carrying a sign-up's credentials is
+ * applied only with a proof that the person opening it made that sign-up (`SignupProof`); without one nothing
+ * changes and the link keeps working. The user's id, the refusal, or null for an unknown, used or expired token.
  */
-export async function verifyEmail(db: DB, token: string): Promise<string | null> {
-  return db.transaction().execute(async (trx) => {
+export async function verifyEmail(
+  db: DB,
+  token: string,
+  proof: SignupProof,
+): Promise<{ userId: string } | { refused: SignupProofRefusal } | null> {
+  const pending = await readVerificationToken(db, token)
+  if (!pending) return null
+  const refused = pending.signup ? await signupProofRefusal(pending.signup, proof) : null
+  if (refused) return { refused }
+  const userId = await db.transaction().execute(async (trx) => {
+    // The single use: a second request with the same link finds it used here, whatever it read above.
     const used = await consumeVerificationToken(trx, token)
     if (!used) return null
     const { userId, signup } = used
@@ -95,6 +124,14 @@ export async function verifyEmail(db: DB, token: string): Promise<string | null>
     await invalidateUserSessions(trx, userId)
     return userId
   })
+  return userId ? { userId } : null
+}
+
+/** Null when the proof shows the sign-up is this person's: the browser that made it, or the password it chose. */
+async function signupProofRefusal(signup: SignupCredentials, proof: SignupProof): Promise<SignupProofRefusal | null> {
+  if (signup.browserHash && proof.browserSecret && hashToken(proof.browserSecret) === signup.browserHash) return null
+  if (!proof.password) return 'password-needed'
+  return (await verifyPassword(signup.passwordHash, proof.password)) ? null : 'password-wrong'
 }
 
 /** E-mails a reset link when the address has an account; does nothing otherwise. */

@@ -47,7 +47,12 @@ export interface SignupCredentials {
   passwordHash: string
   firstName: string
   lastName: string
+  /** `hashToken` of the signing-up browser's cookie (auth/signup-browser.ts); null for a link issued without one. */
+  browserHash: string | null
 }
+
+/** The columns of auth_tokens that hold a sign-up's credentials. */
+const SIGNUP_COLUMNS = ['signup_password_hash', 'signup_first_name', 'signup_last_name', 'signup_browser_hash'] as const
 
 /**
  * A verification link for one sign-up, carrying its credentials. Earlier sign-ups' links keep working: each applies
@@ -78,6 +83,7 @@ async function insertToken(
             signup_password_hash: signup.passwordHash,
             signup_first_name: signup.firstName,
             signup_last_name: signup.lastName,
+            signup_browser_hash: signup.browserHash,
           }
         : {}),
     })
@@ -89,7 +95,7 @@ async function insertToken(
 export async function newestSignupCredentials(db: DB, userId: string, now = clock.now()) {
   const row = await db
     .selectFrom('auth_tokens')
-    .select(['signup_password_hash', 'signup_first_name', 'signup_last_name'])
+    .select(SIGNUP_COLUMNS)
     .where('user_id', '=', userId)
     .where('purpose', '=', 'verify_email')
     .where('used_at', 'is', null)
@@ -103,7 +109,12 @@ export async function newestSignupCredentials(db: DB, userId: string, now = cloc
 
 function signupOf(
   row:
-    | { signup_password_hash: string | null; signup_first_name: string | null; signup_last_name: string | null }
+    | {
+        signup_password_hash: string | null
+        signup_first_name: string | null
+        signup_last_name: string | null
+        signup_browser_hash: string | null
+      }
     | undefined,
 ): SignupCredentials | null {
   if (!row?.signup_password_hash) return null
@@ -111,7 +122,21 @@ function signupOf(
     passwordHash: row.signup_password_hash,
     firstName: row.signup_first_name ?? '',
     lastName: row.signup_last_name ?? '',
+    browserHash: row.signup_browser_hash,
   }
+}
+
+/** A live verification link, not used: its user and the sign-up it carries; null when unknown, used or expired. */
+export async function readVerificationToken(db: DB, token: string, now = clock.now()) {
+  const row = await db
+    .selectFrom('auth_tokens')
+    .select(['user_id', ...SIGNUP_COLUMNS])
+    .where('token_hash', '=', hashToken(token))
+    .where('purpose', '=', 'verify_email')
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst()
+  return row ? { userId: row.user_id, signup: signupOf(row) } : null
 }
 
 /** Uses a verification link: its user and the sign-up it carries (null for links from before decision 0134). */
@@ -139,7 +164,7 @@ function takeToken(db: DB, token: string, purpose: TokenPurpose, now: Date) {
     .where('purpose', '=', purpose)
     .where('used_at', 'is', null)
     .where('expires_at', '>', now)
-    .returning(['user_id', 'signup_password_hash', 'signup_first_name', 'signup_last_name'])
+    .returning(['user_id', ...SIGNUP_COLUMNS])
     .executeTakeFirst()
 }
 

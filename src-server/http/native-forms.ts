@@ -31,6 +31,8 @@ interface NativeForm {
   path: string
   /** What the page says when the server failed for a reason the user cannot act on. */
   fallbackError: string
+  /** Secret fields this page is given back when refused: a token its first render already held (never a password). */
+  keep?: readonly (typeof SECRET_FIELDS)[number][]
   run(caller: Caller, fields: Fields, request: FastifyRequest): Promise<Outcome>
 }
 
@@ -101,11 +103,14 @@ const FORMS: NativeForm[] = [
     // 'Resend verification e-mail' form (this page's and the log-in page's) posts here too, marked intent=resend.
     path: '/verify-email',
     fallbackError: GENERIC_ERROR,
+    // Asked for the sign-up's password (decision 0134), the page posts the link's token again with it.
+    keep: ['token'],
     async run(caller, fields) {
       if (fields.intent === RESEND_VERIFICATION_INTENT) {
         return { done: (await caller.auth.resendVerification({ email: fields.email ?? '' })).message }
       }
-      return { done: (await caller.auth.verifyEmail({ token: fields.token ?? '' })).message }
+      const password = fields.password || undefined
+      return { done: (await caller.auth.verifyEmail({ token: fields.token ?? '', password })).message }
     },
   },
   {
@@ -125,9 +130,9 @@ export const NATIVE_FORM_PAGES = FORMS.map((form) => form.path)
 function failure(form: NativeForm, fields: Fields, error: unknown): { status: number; result: NativeFormResult } {
   const trpcError = error instanceof TRPCError ? error : null
   const status = trpcError ? getHTTPStatusCodeFromError(trpcError) : 500
-  const values = Object.fromEntries(
-    Object.entries(fields).filter(([name]) => !(SECRET_FIELDS as readonly string[]).includes(name)),
-  )
+  const secret = (name: string) =>
+    (SECRET_FIELDS as readonly string[]).includes(name) && !(form.keep as readonly string[] | undefined)?.includes(name)
+  const values = Object.fromEntries(Object.entries(fields).filter(([name]) => !secret(name)))
   const result: NativeFormResult = { form: form.path, values, fieldErrors: {} }
   const cause = trpcError?.cause
   if (cause instanceof ZodError) result.fieldErrors = firstIssueByField(cause.issues)

@@ -8,7 +8,7 @@ import {
   loginInput,
   resetPasswordInput,
   signupInput,
-  tokenInput,
+  verifyEmailInput,
 } from '../../src-shared/schemas/auth.ts'
 import { passkeySignInInput, twoFactorCodeInput } from '../../src-shared/schemas/security.ts'
 import {
@@ -26,6 +26,7 @@ import { PASSKEY_MESSAGES, passkeySignInOptions, relyingParty, verifyPasskeySign
 import { queuePasswordChangedNotice } from '../auth/security-mails.ts'
 import { invalidateSession } from '../auth/session.ts'
 import { completeTwoFactorSignIn, finishFirstStep } from '../auth/sign-in.ts'
+import { setSignupBrowserCookie, signupBrowserOf, signupBrowserSecret } from '../auth/signup-browser.ts'
 import { isCreator } from '../creators/repository.ts'
 import { scheduledDeletionOf } from '../flows/account-deletion.ts'
 import { giftsWaitingFor } from '../flows/gift-delivery.ts'
@@ -73,11 +74,14 @@ export const authRouter = router({
   signup: publicProcedure.input(signupInput).mutation(async ({ ctx, input }) => {
     refusePasswordsOnSchoolDomain(ctx)
     await enforceLimit(ctx, RATE_RULES.signup, `signup:${ctx.clientIp}`)
+    // The browser that signs up: its link applies the sign-up there without asking for the password again.
+    const browserSecret = signupBrowserSecret(ctx.req)
     try {
-      await signUp(ctx.db, input, ctx.publicUrl)
+      await signUp(ctx.db, input, ctx.publicUrl, browserSecret)
     } catch (error) {
       throw new TRPCError({ code: 'INTERNAL_SERVER_ERROR', message: AUTH_MESSAGES.signupFailed, cause: error })
     }
+    if (ctx.res) setSignupBrowserCookie(ctx.res, browserSecret, ctx.config.cookieSecure)
     return { message: AUTH_MESSAGES.signupSuccess }
   }),
 
@@ -149,9 +153,20 @@ export const authRouter = router({
     return { ok: true }
   }),
 
-  verifyEmail: publicProcedure.input(tokenInput).mutation(async ({ ctx, input }) => {
-    const userId = await verifyEmail(ctx.db, input.token)
-    if (!userId) throw new TRPCError({ code: 'BAD_REQUEST', message: AUTH_MESSAGES.badVerifyLink })
+  verifyEmail: publicProcedure.input(verifyEmailInput).mutation(async ({ ctx, input }) => {
+    // A typed password is hashed and compared: bounded like a log-in's (decision 0134).
+    if (input.password) await enforceLimit(ctx, RATE_RULES.login, `verify-email:${ctx.clientIp}`)
+    const outcome = await verifyEmail(ctx.db, input.token, {
+      browserSecret: signupBrowserOf(ctx.req),
+      password: input.password,
+    })
+    if (!outcome) throw new TRPCError({ code: 'BAD_REQUEST', message: AUTH_MESSAGES.badVerifyLink })
+    if ('refused' in outcome) {
+      const message =
+        outcome.refused === 'password-needed' ? AUTH_MESSAGES.signupPasswordNeeded : AUTH_MESSAGES.signupPasswordWrong
+      throw new TRPCError({ code: 'BAD_REQUEST', message })
+    }
+    const { userId } = outcome
     // A gift mailed to the address now proven waits for its claim: the page leads the log-in there, even in a browser
     // that never saw the gift's link (decision 0146). Said to the mailbox's owner only: the link came to it.
     const giftWaiting = (await giftsWaitingFor(ctx.db, userId)).length > 0

@@ -27,6 +27,8 @@ export const loginInput = z.object({
 
 export const emailOnlyInput = z.object({ email })
 export const tokenInput = z.object({ token: z.string().min(10).max(128) })
+/** A verification link's token; opened away from the browser that signed up, with the password chosen then. */
+export const verifyEmailInput = tokenInput.extend({ password: z.string().max(128).optional() })
 export const resetPasswordInput = z.object({ token: z.string().min(10).max(128), password: newPassword })
 export const changePasswordInput = z.object({ currentPassword: z.string().min(1).max(128), newPassword })
 export const profileNameInput = z.object({ firstName: personName('First name'), lastName: personName('Last name') })

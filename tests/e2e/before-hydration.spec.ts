@@ -5,7 +5,8 @@
 import type { Page, Request } from '@playwright/test'
 import type { Kysely } from 'kysely'
 import type { Database } from '../../db/types.ts'
-import { issueToken } from '../../src-server/auth/tokens.ts'
+import { hashPassword } from '../../src-server/auth/password.ts'
+import { hashToken, issueSignupToken, issueToken } from '../../src-server/auth/tokens.ts'
 import { AUTH_MESSAGES } from '../../src-shared/auth.ts'
 import { createCreator, createCreatorCourse } from '../support/creator-courses.ts'
 import { ownedCourse } from '../support/earnings.ts'
@@ -123,6 +124,37 @@ test.describe('with JavaScript off', () => {
     await page.getByRole('button', { name: 'Log In' }).click()
     await expect(page).toHaveURL(/\/$/)
     expect((await page.context().cookies()).some((cookie) => cookie.name === 'session')).toBe(true)
+  })
+
+  // Decision 0134: a sign-up's link opened in another browser than the sign-up's asks for the password chosen then.
+  test('a sign-up’s link opened in another browser asks for the sign-up’s password, then verifies', async ({
+    page,
+    db,
+  }) => {
+    const urls = recordUrls(page)
+    const user = await createUser(db, { emailVerified: false })
+    const token = await issueSignupToken(db, user.id, {
+      passwordHash: await hashPassword(PASSWORD),
+      firstName: 'Sam',
+      lastName: 'Signup',
+      browserHash: hashToken('the-browser-that-signed-up-is-not-this-one'),
+    })
+    await page.goto(`/verify-email?token=${token}`)
+    await page.getByRole('button', { name: 'Verify my email' }).click()
+    await expect(page.getByText(AUTH_MESSAGES.signupPasswordNeeded)).toBeVisible()
+    await page.getByLabel('Password', { exact: true }).fill('not-what-was-chosen')
+    await page.getByRole('button', { name: 'Confirm my email' }).click()
+    await expect(page.getByRole('alert').filter({ hasText: AUTH_MESSAGES.signupPasswordWrong })).toBeVisible()
+    // The typed password is never sent back into the page.
+    await expect(page.getByLabel('Password', { exact: true })).toHaveValue('')
+    const row = () => db.selectFrom('users').select(['email_verified', 'first_name']).where('id', '=', user.id)
+    expect(await row().executeTakeFirst()).toMatchObject({ email_verified: false })
+
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
+    await page.getByRole('button', { name: 'Confirm my email' }).click()
+    await expect(page.getByText('Your email has been verified. You can now log in.')).toBeVisible()
+    expect(await row().executeTakeFirst()).toEqual({ email_verified: true, first_name: 'Sam' })
+    expect(urls.filter((url) => url.includes(token)).length, 'the token only in the mailed link').toBe(1)
   })
 
   test('an unverified account asks for a new link from the log-in refusal and from a used link’s page', async ({

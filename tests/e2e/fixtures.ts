@@ -7,6 +7,7 @@ import { Kysely, PostgresDialect } from 'kysely'
 import pg from 'pg'
 import type { Database } from '../../db/types.ts'
 import { SESSION_COOKIE } from '../../src-server/auth/session.ts'
+import { SIGNUP_BROWSER_COOKIE } from '../../src-server/auth/signup-browser.ts'
 import * as clock from '../../src-server/kernel/clock.ts'
 import { VISITOR_CHAT_COOKIE } from '../../src-server/live-chat/visitor-token.ts'
 import type { Role } from '../../src-shared/roles.ts'
@@ -15,7 +16,7 @@ import { recordSecrets, watchForSecrets } from './secrets.ts'
 
 export const E2E_DATABASE_URL = process.env.E2E_DATABASE_URL as string
 /** Cookies whose value opens something: never to be seen in the server's log. */
-const SECRET_COOKIES = [SESSION_COOKIE, VISITOR_CHAT_COOKIE]
+const SECRET_COOKIES = [SESSION_COOKIE, VISITOR_CHAT_COOKIE, SIGNUP_BROWSER_COOKIE]
 
 interface Fixtures {
   /** The client address this test's browsers and requests present (clientAddressOf). */

@@ -7,6 +7,7 @@ import type { Kysely } from 'kysely'
 import type { Database } from '../../db/types.ts'
 import { markPaid } from '../../src-server/flows/pay-order.ts'
 import { createGift } from '../../src-server/promotions/gifts.ts'
+import { AUTH_MESSAGES } from '../../src-shared/auth.ts'
 import { formatDate } from '../../src-shared/dates.ts'
 import { createUser } from '../support/factories.ts'
 import { placeOrder } from '../support/orders.ts'
@@ -123,9 +124,13 @@ test('a gift is bought, claimed by a new account, and opens', async ({ page, log
   await expect(friend).toHaveURL(/\/login/, { timeout: 10_000 })
   // The verification link opens in another browser (the mail app's): neither the claim page's token nor the path
   // kept at sign-up is there. The server knows a gift waits for the address now proven, and the log-in leads to it.
+  // Not the browser that signed up, so the page first asks for the password chosen then (decision 0134).
   const mailbox = await browser.newContext({ baseURL })
   const mailTab = await mailbox.newPage()
   await mailTab.goto(await mailedLink(db, recipient, '/verify-email'))
+  await expect(mailTab.getByText(AUTH_MESSAGES.signupPasswordNeeded)).toBeVisible()
+  await mailTab.getByLabel('Password', { exact: true }).fill('gifted-password-1')
+  await mailTab.getByRole('button', { name: 'Confirm my email' }).click()
   await expect(mailTab.getByText('Your email has been verified. You can now log in.')).toBeVisible()
   await expect(mailTab.getByTestId('gift-waiting')).toHaveText(
     'A gift sent to this address is waiting for you: log in to claim it.',

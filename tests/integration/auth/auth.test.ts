@@ -139,7 +139,8 @@ describe('e-mail verification', () => {
       },
     )
     const token = tokenFrom((await latestMailTo(database.db, 'verify@example.test'))!.text_body, '/verify-email')
-    expect(await caller.auth.verifyEmail({ token })).toEqual({
+    // In-process, no browser cookie: the sign-up's password confirms the address (decision 0134).
+    expect(await caller.auth.verifyEmail({ token, password: 'long-enough-1!' })).toEqual({
       message: AUTH_MESSAGES.emailVerified,
       giftWaiting: false,
     })
@@ -166,7 +167,7 @@ describe('e-mail verification', () => {
     await visitor().auth.signup(signup(address, 'owners-password-1'))
     await visitor('198.51.100.66').auth.signup(stranger)
     const [strangerFirst, owners, strangerSecond] = await links()
-    expect(await visitor().auth.verifyEmail({ token: owners! })).toEqual({
+    expect(await visitor().auth.verifyEmail({ token: owners!, password: 'owners-password-1' })).toEqual({
       message: AUTH_MESSAGES.emailVerified,
       giftWaiting: false,
     })

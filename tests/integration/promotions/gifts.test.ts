@@ -465,7 +465,9 @@ describe('the recipient, the giver and staff (decision 0146)', () => {
       .executeTakeFirstOrThrow()
     const asUser = { ...toSessionUser(row), password: '' }
     expect(await (await caller(asUser)).gifts.waiting()).toEqual([])
-    expect(await visitor.auth.verifyEmail({ token: verifyToken })).toMatchObject({ giftWaiting: true })
+    expect(await visitor.auth.verifyEmail({ token: verifyToken, password: 'long-enough-1!' })).toMatchObject({
+      giftWaiting: true,
+    })
 
     const api = await caller(asUser)
     const waiting = await api.gifts.waiting()

@@ -1,0 +1,140 @@
+// Decision 0134's second part, over real HTTP: a sign-up's verification link applies the sign-up's password in the
+// browser that signed up (its signup_browser cookie) and asks for that password anywhere else. So the owner of an
+// address who opens a stranger's sign-up mail does not hand the stranger a verified account by clicking it.
+import { describe, expect, it } from 'vitest'
+import { SIGNUP_BROWSER_COOKIE } from '../../../src-server/auth/signup-browser.ts'
+import { AUTH_MESSAGES } from '../../../src-shared/auth.ts'
+import { cookiePair, setCookieFor, trpcPost } from '../../support/http.ts'
+import { serveForThisFile } from '../../support/test-server.ts'
+
+const site = serveForThisFile()
+
+/** A browser: the cookies the server set, sent back on each call. */
+function browser(clientIp: string) {
+  const cookies = new Map<string, string>()
+  return {
+    cookies,
+    async call(procedure: string, input: unknown) {
+      const cookie = [...cookies.values()].join('; ')
+      const response = await trpcPost(site.baseUrl, procedure, input, {
+        'x-forwarded-for': clientIp,
+        ...(cookie ? { cookie } : {}),
+      })
+      for (const line of response.headers.getSetCookie()) {
+        const pair = cookiePair(line)
+        cookies.set(pair.split('=')[0]!, pair)
+      }
+      const body = (await response.json()) as { result?: { data: unknown }; error?: { message: string } }
+      return { status: response.status, data: body.result?.data, error: body.error?.message, response }
+    },
+  }
+}
+
+const signup = (email: string, password: string, firstName = 'Ada') => ({
+  firstName,
+  lastName: 'Lovelace',
+  email,
+  password,
+  acceptTerms: true,
+})
+
+/** The verification links mailed to `email`, oldest first. */
+async function linksTo(email: string) {
+  const mails = await site.db
+    .selectFrom('mail_outbox')
+    .select('text_body')
+    .where('to_address', '=', email)
+    .where('kind', '=', 'verify_email')
+    .orderBy('created_at')
+    .execute()
+  return mails.map((mail) => /\/verify-email\?token=([a-z0-9]+)/.exec(mail.text_body)![1]!)
+}
+
+const account = (email: string) =>
+  site.db
+    .selectFrom('users')
+    .select(['email_verified', 'first_name'])
+    .where('email', '=', email)
+    .executeTakeFirstOrThrow()
+
+describe('a sign-up’s link and the browser that signed up', () => {
+  it('verifies in the signing-up browser without asking for anything, its cookie HttpOnly', async () => {
+    const email = `same-browser-${Date.now()}@example.test`
+    const laptop = browser('198.51.100.10')
+    const signedUp = await laptop.call('auth.signup', signup(email, 'laptop-password-1'))
+    expect(signedUp.status).toBe(200)
+    const cookie = setCookieFor(signedUp.response, SIGNUP_BROWSER_COOKIE)
+    expect(cookie).toMatch(/HttpOnly/i)
+    expect(cookie).toMatch(/SameSite=Lax/i)
+    const [token] = await linksTo(email)
+
+    const verified = await laptop.call('auth.verifyEmail', { token })
+    expect(verified.data).toMatchObject({ message: AUTH_MESSAGES.emailVerified })
+    expect(await account(email)).toMatchObject({ email_verified: true })
+    const login = await laptop.call('auth.login', { email, password: 'laptop-password-1' })
+    expect(login.status).toBe(200)
+  })
+
+  it('asks another browser for the sign-up’s password, refuses a wrong one, then verifies with the right one', async () => {
+    const email = `other-browser-${Date.now()}@example.test`
+    await browser('198.51.100.11').call('auth.signup', signup(email, 'chosen-password-1'))
+    const [token] = await linksTo(email)
+    const phone = browser('198.51.100.12')
+
+    const asked = await phone.call('auth.verifyEmail', { token })
+    expect(asked).toMatchObject({ status: 400, error: AUTH_MESSAGES.signupPasswordNeeded })
+    const wrong = await phone.call('auth.verifyEmail', { token, password: 'not-the-password' })
+    expect(wrong).toMatchObject({ status: 400, error: AUTH_MESSAGES.signupPasswordWrong })
+    // Neither changed anything, and the link still works.
+    expect(await account(email)).toMatchObject({ email_verified: false })
+
+    const right = await phone.call('auth.verifyEmail', { token, password: 'chosen-password-1' })
+    expect(right.data).toMatchObject({ message: AUTH_MESSAGES.emailVerified })
+    expect(await account(email)).toMatchObject({ email_verified: true })
+    // Used: a second click says so, whatever it carries.
+    const again = await phone.call('auth.verifyEmail', { token, password: 'chosen-password-1' })
+    expect(again).toMatchObject({ status: 400, error: AUTH_MESSAGES.badVerifyLink })
+  })
+
+  it('does not give the account to a stranger whose sign-up mail the owner clicks', async () => {
+    const email = `owner-${Date.now()}@example.test`
+    const stranger = browser('198.51.100.13')
+    await stranger.call('auth.signup', signup(email, 'strangers-pass-1', 'Eve'))
+    const [strangersLink] = await linksTo(email)
+
+    // The owner, who never signed up, opens the mail they did not ask for in their own browser and types their password.
+    const owner = browser('198.51.100.14')
+    expect(await owner.call('auth.verifyEmail', { token: strangersLink })).toMatchObject({
+      error: AUTH_MESSAGES.signupPasswordNeeded,
+    })
+    expect(await owner.call('auth.verifyEmail', { token: strangersLink, password: 'owners-password-1' })).toMatchObject(
+      { error: AUTH_MESSAGES.signupPasswordWrong },
+    )
+    expect(await account(email)).toMatchObject({ email_verified: false })
+    const strangersLogin = await stranger.call('auth.login', { email, password: 'strangers-pass-1' })
+    expect(strangersLogin.error).toBe(AUTH_MESSAGES.emailNotVerified)
+
+    // The owner signs up with their own password; their own link verifies in their browser, with their name.
+    await owner.call('auth.signup', signup(email, 'owners-password-1', 'Olivia'))
+    const ownersLink = (await linksTo(email)).at(-1)!
+    expect((await owner.call('auth.verifyEmail', { token: ownersLink })).data).toMatchObject({
+      message: AUTH_MESSAGES.emailVerified,
+    })
+    expect(await account(email)).toMatchObject({ email_verified: true, first_name: 'Olivia' })
+    expect((await stranger.call('auth.login', { email, password: 'strangers-pass-1' })).status).toBe(401)
+  })
+
+  it('lets a resent link verify in the browser that signed up, and asks elsewhere', async () => {
+    const email = `resent-${Date.now()}@example.test`
+    const laptop = browser('198.51.100.15')
+    await laptop.call('auth.signup', signup(email, 'laptop-password-2'))
+    await browser('198.51.100.16').call('auth.resendVerification', { email })
+    const resent = (await linksTo(email)).at(-1)!
+    expect(await browser('198.51.100.17').call('auth.verifyEmail', { token: resent })).toMatchObject({
+      error: AUTH_MESSAGES.signupPasswordNeeded,
+    })
+    expect((await laptop.call('auth.verifyEmail', { token: resent })).data).toMatchObject({
+      message: AUTH_MESSAGES.emailVerified,
+    })
+  })
+})
