@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { SIGNUP_BROWSER_COOKIE } from '../../../src-server/auth/signup-browser.ts'
 import { AUTH_MESSAGES } from '../../../src-shared/auth.ts'
 import { cookiePair, setCookieFor, trpcPost } from '../../support/http.ts'
+import { mailsTo } from '../../support/outbox.ts'
 import { serveForThisFile } from '../../support/test-server.ts'
 
 const site = serveForThisFile()
@@ -40,13 +41,7 @@ const signup = (email: string, password: string, firstName = 'Ada') => ({
 
 /** The verification links mailed to `email`, oldest first. */
 async function linksTo(email: string) {
-  const mails = await site.db
-    .selectFrom('mail_outbox')
-    .select('text_body')
-    .where('to_address', '=', email)
-    .where('kind', '=', 'verify_email')
-    .orderBy('created_at')
-    .execute()
+  const mails = (await mailsTo(site.db, email)).filter((mail) => mail.kind === 'verify_email')
   return mails.map((mail) => /\/verify-email\?token=([a-z0-9]+)/.exec(mail.text_body)![1]!)
 }
 
