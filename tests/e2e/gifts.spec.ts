@@ -11,6 +11,7 @@ import { AUTH_MESSAGES } from '../../src-shared/auth.ts'
 import { formatDate } from '../../src-shared/dates.ts'
 import { createUser } from '../support/factories.ts'
 import { placeOrder } from '../support/orders.ts'
+import { axeViolations } from './a11y.ts'
 import { expect, signInAs, test } from './fixtures.ts'
 
 const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`
@@ -129,6 +130,7 @@ test('a gift is bought, claimed by a new account, and opens', async ({ page, log
   const mailTab = await mailbox.newPage()
   await mailTab.goto(await mailedLink(db, recipient, '/verify-email'))
   await expect(mailTab.getByText(AUTH_MESSAGES.signupPasswordNeeded)).toBeVisible()
+  expect(await axeViolations(mailTab), 'axe on the password form').toEqual([])
   await mailTab.getByLabel('Password', { exact: true }).fill('gifted-password-1')
   await mailTab.getByRole('button', { name: 'Confirm my email' }).click()
   await expect(mailTab.getByText('Your email has been verified. You can now log in.')).toBeVisible()
