@@ -41,6 +41,7 @@ const PRIVATE_INPUT_FIELDS = [
   'buyer', // staff finding a customer's service orders (decision 0154)
   'sender', // staff finding one person's support messages (decision 0154)
   'customer', // staff looking up one customer (decision 0155)
+  'account', // admins reading one account's entries in the audit log (decision 0155)
 ] as const
 
 /** A query whose input carries a private field goes as a POST, out of the address (the server allows the override). */

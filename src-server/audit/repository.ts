@@ -67,10 +67,19 @@ export async function forgetAddressInAudit(trx: DB, email: string, replacement: 
     where before::text ~* ${pattern} or after::text ~* ${pattern}`.execute(trx)
 }
 
-export async function listAudit(db: DB, page: number, pageSize: number) {
+/** A page of the log, newest first; with `accountId`, the entries about that account (a user) or made by it. */
+export async function listAudit(db: DB, page: number, pageSize: number, accountId?: string) {
+  let query = db.selectFrom('audit_log')
+  if (accountId) {
+    query = query.where((eb) =>
+      eb.or([
+        eb.and([eb('entity_type', '=', 'user'), eb('entity_id', '=', accountId)]),
+        eb('actor_id', '=', accountId),
+      ]),
+    )
+  }
   const { rows, ...paging } = await pageOf(
-    db
-      .selectFrom('audit_log')
+    query
       .select([
         'id',
         'actor_email as actorEmail',

@@ -100,8 +100,6 @@ export const acceptInviteInput = z.object({
   password: z.string().min(8, 'Password must be at least 8 characters').max(200),
 })
 
-export const auditListInput = z.object({ page: z.number().int().min(1).max(10_000).default(1) })
-
 /** A lesson's content, edited from the curriculum editor (editor role and up). */
 export const lessonContentInput = z
   .object({
@@ -139,6 +137,15 @@ export const searchedAddress = z
 
 /** /admin/customers: one customer, by their account's address. Its name sends the query as a POST (lib/trpc.ts). */
 export const customerLookupInput = z.object({ customer: searchedAddress })
+
+/**
+ * /admin/audit: a page of the log; with `account`, only the entries about that account or made by it (its address,
+ * in any case). Its name sends the query as a POST (src-client/lib/trpc.ts): an address must not go in a URL.
+ */
+export const auditListInput = z.object({
+  page: z.number().int().min(1).max(10_000).default(1),
+  account: searchedAddress.optional(),
+})
 
 /**
  * /admin/orders' Find: an order's reference (as printed: SF-…), or its customer's e-mail address (in any case).

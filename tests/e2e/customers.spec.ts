@@ -55,12 +55,20 @@ test('staff look a customer up by their address and open their service order; th
   await expect(page).toHaveURL(new RegExp(`/admin/service-orders/${serviceOrderId}$`))
   expect(urls.filter((url) => url.includes(`-${stamp}@example.test`))).toEqual([])
 
-  // An admin reads in the audit log who looked the customer up: the viewer and the account's id, not its address.
+  // An admin finds in the audit log, by the customer's address, who looked them up: the viewer and the account's id.
   await signInAs(page, baseURL!, db, await createUser(db, { role: 'admin' }))
   await page.goto('/admin/audit')
-  const lookups = page.getByRole('row').filter({ hasText: viewer.email }).filter({ hasText: 'customer.viewed' })
+  const find = page.getByRole('search', { name: 'Find one account’s entries' })
+  await find.getByLabel('Account e-mail').fill(customer.email.toUpperCase())
+  await find.getByRole('button', { name: 'Find', exact: true }).click()
+  const lookups = page.getByRole('row').filter({ hasText: 'customer.viewed' })
+  await expect(lookups.first()).toContainText(viewer.email)
   await expect(lookups.first()).toContainText(`user ${customer.id}`)
-  await expect(lookups.first()).not.toContainText(customer.email)
+  expect(await page.getByRole('row').filter({ hasNotText: customer.id }).count()).toBe(1) // the header row alone
+  await find.getByLabel('Account e-mail').fill(`nobody-${stamp}@example.test`)
+  await find.getByRole('button', { name: 'Find', exact: true }).click()
+  await expect(page.getByText(`No account with the address nobody-${stamp}@example.test`)).toBeVisible()
+  expect(urls.filter((url) => url.includes(`-${stamp}@example.test`))).toEqual([])
 })
 
 test('a customer’s address on the support inbox and a service order opens their page, the address in no URL', async ({

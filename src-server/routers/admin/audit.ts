@@ -1,12 +1,11 @@
-// The audit log, readable by admins and the owner.
-import { ADMIN_PAGE_SIZE, auditListInput } from '../../../src-shared/schemas/admin.ts'
-import { listAudit } from '../../audit/repository.ts'
+// The audit log, readable by admins and the owner: a page at a time, or one account's entries (found by its address,
+// sent as a POST).
+import { auditListInput } from '../../../src-shared/schemas/admin.ts'
+import { auditLog } from '../../flows/audit-log.ts'
 import { router, staffProcedure } from '../../trpc/init.ts'
-
-const AUDIT_PAGE_SIZE = ADMIN_PAGE_SIZE * 2
 
 export const adminAuditRouter = router({
   list: staffProcedure('admin')
     .input(auditListInput)
-    .query(({ ctx, input }) => listAudit(ctx.db, input.page, AUDIT_PAGE_SIZE)),
+    .query(({ ctx, input }) => auditLog(ctx.db, input)),
 })

@@ -1,8 +1,11 @@
-// The audit log: who changed what, before and after, when. Admins and the owner only (the server checks).
+// The audit log: who changed what, before and after, when, and who looked a customer up. Admins and the owner only
+// (the server checks). **Account e-mail** narrows it to the entries about one account or made by it.
 
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { createFileRoute, useNavigate } from '@tanstack/react-router'
+import { useState } from 'react'
 import { AdminTable, PagedList } from '#client/components/admin/AdminTable.tsx'
+import { FindForm } from '#client/components/admin/FindForm.tsx'
 import { optionalPage, searchParams } from '#client/components/admin/search.ts'
 import { pageHead, pageTitle } from '#client/components/admin/styles.ts'
 import { routeError } from '#client/components/ui/RouteError.tsx'
@@ -10,9 +13,10 @@ import { LoadingState } from '#client/components/ui/states.tsx'
 import { loadList } from '#client/lib/list-loader.ts'
 import type { Trpc } from '#client/lib/trpc.ts'
 import { formatDate } from '#shared/dates.ts'
+import { searchedAddress } from '#shared/schemas/admin.ts'
 import { css } from '#styled-system/css'
 
-const auditQuery = (trpc: Trpc, page = 1) => trpc.admin.audit.list.queryOptions({ page })
+const auditQuery = (trpc: Trpc, page = 1, account?: string) => trpc.admin.audit.list.queryOptions({ page, account })
 
 const routeSearch = searchParams({ page: optionalPage })
 
@@ -42,17 +46,37 @@ function AuditLog() {
   const { trpc } = Route.useRouteContext()
   const { page } = Route.useSearch()
   const navigate = useNavigate({ from: Route.fullPath })
-  const log = useQuery({ ...auditQuery(trpc, page), placeholderData: keepPreviousData })
+  const [account, setAccount] = useState<string>()
+  const log = useQuery({ ...auditQuery(trpc, page, account), placeholderData: keepPreviousData })
   return (
     <>
       <div className={pageHead}>
         <h1 className={pageTitle}>Audit log</h1>
       </div>
+      <FindForm
+        landmark="Find one account’s entries"
+        label="Account e-mail"
+        name="account"
+        type="email"
+        placeholder="name@example.com"
+        searching={account !== undefined}
+        rule={searchedAddress}
+        onFind={(next) => {
+          setAccount(next)
+          void navigate({ search: { page: 1 } })
+        }}
+      />
       <PagedList
         query={log}
         loading="Loading the audit log…"
         failed="Could not load the audit log"
-        empty="No changes recorded yet"
+        empty={
+          !account
+            ? 'Nothing recorded yet'
+            : log.data?.unknownAccount
+              ? `No account with the address ${account}`
+              : `No entries about or by ${account}`
+        }
         onPage={(next) => void navigate({ search: { page: next } })}
       >
         {(data) => (
