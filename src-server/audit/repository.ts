@@ -67,13 +67,16 @@ export async function forgetAddressInAudit(trx: DB, email: string, replacement: 
     where before::text ~* ${pattern} or after::text ~* ${pattern}`.execute(trx)
 }
 
-/** A page of the log, newest first; with `accountId`, the entries about that account (a user) or made by it. */
+/** The subjects whose id is an account's: the person (a look-up, an export asked for them) and a team member. */
+const ACCOUNT_SUBJECTS = ['user', 'team_member'] as const satisfies readonly AuditSubject['type'][]
+
+/** A page of the log, newest first; with `accountId`, the entries about that account or made by it. */
 export async function listAudit(db: DB, page: number, pageSize: number, accountId?: string) {
   let query = db.selectFrom('audit_log')
   if (accountId) {
     query = query.where((eb) =>
       eb.or([
-        eb.and([eb('entity_type', '=', 'user'), eb('entity_id', '=', accountId)]),
+        eb.and([eb('entity_type', 'in', ACCOUNT_SUBJECTS), eb('entity_id', '=', accountId)]),
         eb('actor_id', '=', accountId),
       ]),
     )
@@ -96,4 +99,16 @@ export async function listAudit(db: DB, page: number, pageSize: number, accountI
     pageSize,
   )
   return { items: rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() })), ...paging }
+}
+
+/** What staff did about one account, oldest first: the action and when, never who (the person's data export). */
+export function auditEntriesAboutAccount(db: DB, accountId: string) {
+  return db
+    .selectFrom('audit_log')
+    .select(['action', 'created_at'])
+    .where('entity_type', 'in', ACCOUNT_SUBJECTS)
+    .where('entity_id', '=', accountId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute()
 }

@@ -6,7 +6,7 @@
 import { strToU8, zipSync } from 'fflate'
 import { fullName } from '../../src-shared/names.ts'
 import { isStaff, type Role } from '../../src-shared/roles.ts'
-import { record } from '../audit/repository.ts'
+import { auditEntriesAboutAccount, record } from '../audit/repository.ts'
 import { canOnCourse } from '../creators/school-access.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
@@ -69,6 +69,8 @@ questions.json          the questions and answers you wrote under lessons, the a
                         questions (each answerer shown as Instructor, Staff or Learner), and the questions you
                         upvoted
 live-sessions.json      the live sessions you registered for and when you joined them
+staff-actions.json      what our team did about your account and when (looked it up on the staff customer page,
+                        asked for an export or a deletion for you, changed your staff role…), by "Staff"
 
 Dates are ISO 8601 (UTC). Amounts are in minor units (cents or pence) with their currency. Each course id has the
 course's title beside it (course_title). Other people appear by their part only: a member of our team who changed,
@@ -78,6 +80,19 @@ Passwords, second-factor keys and sign-in tokens are never exported: we keep onl
 `
 
 export const EXPORT_READY_SUBJECT = 'Your SkillForge data is ready to download'
+
+/** The audit log's actions about an account, as the person reads them in staff-actions.json. */
+const STAFF_ACTION_WORDS: Record<string, string> = {
+  'customer.viewed':
+    'Looked up your account on the staff customer page (account, plan, orders, courses, service orders, messages)',
+  'privacy.export_requested': 'Asked for a copy of your data for you',
+  'privacy.deletion_requested': 'Scheduled the deletion of your account at your request',
+  'privacy.deletion_cancelled': 'Cancelled the scheduled deletion of your account',
+  'support.manager_assigned': 'Assigned you a dedicated success manager',
+  'support.manager_removed': 'Ended your dedicated success manager’s assignment',
+  'team.role': 'Changed your staff role',
+  'team.remove': 'Removed you from the staff team',
+}
 
 /** The person asks for their export (or staff ask for them: audited); a pending one is answered again. */
 export async function requestDataExport(db: DB, personId: string, staff?: { id: string; email: string }) {
@@ -681,6 +696,12 @@ export async function collectPersonalData(db: DB, userId: string): Promise<Recor
     },
     'live-sessions.json': { registrations, attendance },
     'live-chats.json': await chatsOf(db, userId),
+    'staff-actions.json': (await auditEntriesAboutAccount(db, userId)).map(({ action, created_at }) => ({
+      what: STAFF_ACTION_WORDS[action] ?? action,
+      action,
+      by: 'Staff',
+      created_at,
+    })),
   }
   const titles = await courseTitlesOf(db, [...idsUnder(new Set(['course_id']), data)])
   const json = jsonFor(userId, titles, await actorParts(db, [...idsUnder(STAFF_COLUMNS, data)]))

@@ -597,6 +597,28 @@ describe('download my data', () => {
     expect(await (await callerAs(site.db, editor)).privacy.exports()).toEqual([])
   })
 
+  it('tells the person what staff did about their account and when, as "Staff", never who', async () => {
+    const person = await createUser(site.db)
+    const viewer = await createUser(site.db, { role: 'viewer' })
+    await (await callerAs(site.db, viewer)).admin.customers.find({ customer: person.email })
+    const someoneElse = await createUser(site.db)
+    await (await callerAs(site.db, viewer)).admin.customers.find({ customer: someoneElse.email })
+
+    const { files, all } = await exportOf(person.id)
+    const actions = JSON.parse(strFromU8(files['staff-actions.json'] as Uint8Array))
+    expect(actions).toEqual([
+      {
+        what: expect.stringContaining('Looked up your account on the staff customer page'),
+        action: 'customer.viewed',
+        by: 'Staff',
+        created_at: expect.any(String),
+      },
+    ])
+    expect(all).not.toContain(viewer.email)
+    expect(all).not.toContain(viewer.id)
+    expect(strFromU8(files['README.txt'] as Uint8Array)).toContain('staff-actions.json')
+  })
+
   it('asks the person to confirm it is them before queueing their export', async () => {
     const person = await createUser(site.db)
     const caller = await callerAs(site.db, person)

@@ -59,6 +59,16 @@ describe('the audit log narrowed to one account', () => {
     expect(all.total).toBeGreaterThanOrEqual(4)
   })
 
+  it('lists a staff member’s role change among the entries about their account', async () => {
+    const member = await createUser(db(), { role: 'editor' })
+    const admin = await callerAs(db(), await createUser(db(), { role: 'admin' }))
+    await admin.admin.team.changeRole({ userId: member.id, role: 'viewer' })
+    const about = await admin.admin.audit.list({ page: 1, account: member.email })
+    expect(about.items.map((entry) => [entry.action, entry.entityType, entry.entityId])).toEqual([
+      ['team.role', 'team_member', member.id],
+    ])
+  })
+
   it('says when no account has the address, refuses a part of one, and is for admins only', async () => {
     const admin = await callerAs(db(), await createUser(db(), { role: 'admin' }))
     expect(await admin.admin.audit.list({ page: 1, account: `nobody.${Date.now()}@example.test` })).toMatchObject({
