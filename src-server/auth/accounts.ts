@@ -93,7 +93,8 @@ export type SignupProofRefusal = 'password-needed' | 'password-wrong'
  * Marks the e-mail of the token's user verified, with the password and names of the sign-up that asked for this
  * link; the other sign-ups' links stop working and any session ends. A link carrying a sign-up's credentials is
  * applied only with a proof that the person opening it made that sign-up (`SignupProof`); without one nothing
- * changes and the link keeps working. The user's id, the refusal, or null for an unknown, used or expired token.
+ * changes and the link keeps working. The user's id, the refusal, or null for an unknown, used or expired token, or
+ * one whose address was proven another way since (it is spent then, and applies nothing).
  */
 export async function verifyEmail(
   db: DB,
@@ -109,6 +110,16 @@ export async function verifyEmail(
     const used = await consumeVerificationToken(trx, token)
     if (!used) return null
     const { userId, signup } = used
+    // Proven another way meanwhile (a reset link, Google, a school's sign-in, a staff invitation): whoever did that
+    // holds the account, so a sign-up's link still pending is spent and applies nothing — a stranger's would have
+    // put the stranger's password on it. Locked, so a proof committing meanwhile is seen.
+    const account = await trx
+      .selectFrom('users')
+      .select('email_verified')
+      .where('id', '=', userId)
+      .forUpdate()
+      .executeTakeFirst()
+    if (!account || account.email_verified) return null
     await trx
       .updateTable('users')
       .set({

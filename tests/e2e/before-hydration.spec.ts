@@ -142,6 +142,7 @@ test.describe('with JavaScript off', () => {
     await page.goto(`/verify-email?token=${token}`)
     await page.getByRole('button', { name: 'Verify my email' }).click()
     await expect(page.getByText(AUTH_MESSAGES.signupPasswordNeeded)).toBeVisible()
+    await expect(page.getByRole('link', { name: 'Reset your password' })).toHaveAttribute('href', '/forgot-password')
     await page.getByLabel('Password', { exact: true }).fill('not-what-was-chosen')
     await page.getByRole('button', { name: 'Confirm my email' }).click()
     await expect(page.getByRole('alert').filter({ hasText: AUTH_MESSAGES.signupPasswordWrong })).toBeVisible()

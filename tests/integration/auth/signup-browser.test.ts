@@ -2,6 +2,7 @@
 // browser that signed up (its signup_browser cookie) and asks for that password anywhere else. So the owner of an
 // address who opens a stranger's sign-up mail does not hand the stranger a verified account by clicking it.
 import { describe, expect, it } from 'vitest'
+import { linkOrCreateUser } from '../../../src-server/auth/oauth.ts'
 import { SIGNUP_BROWSER_COOKIE } from '../../../src-server/auth/signup-browser.ts'
 import { AUTH_MESSAGES } from '../../../src-shared/auth.ts'
 import { cookiePair, setCookieFor, trpcPost } from '../../support/http.ts'
@@ -131,5 +132,53 @@ describe('a sign-up’s link and the browser that signed up', () => {
     expect((await laptop.call('auth.verifyEmail', { token: resent })).data).toMatchObject({
       message: AUTH_MESSAGES.emailVerified,
     })
+  })
+})
+
+// The owner proves the address another way first (a reset link, Google): a stranger's sign-up link, still pending in the
+// stranger's own browser, must not then put the stranger's password on the owner's account.
+describe('a sign-up’s link once the address is proven another way', () => {
+  async function strangerSignedUp(email: string) {
+    const stranger = browser('198.51.100.20')
+    await stranger.call('auth.signup', signup(email, 'strangers-pass-9', 'Eve'))
+    const [link] = await linksTo(email)
+    return { stranger, link: link! }
+  }
+
+  it('is dead after the owner resets the password from the mailed link', async () => {
+    const email = `reset-first-${Date.now()}@example.test`
+    const { stranger, link } = await strangerSignedUp(email)
+    const owner = browser('198.51.100.21')
+    await owner.call('auth.requestPasswordReset', { email })
+    const reset = (await mailsTo(site.db, email)).find((mail) => mail.kind === 'reset_password')!
+    const resetToken = /\/reset-password\?token=([a-z0-9]+)/.exec(reset.text_body)![1]!
+    expect((await owner.call('auth.resetPassword', { token: resetToken, password: 'owners-new-pass-1' })).status).toBe(
+      200,
+    )
+
+    expect(await stranger.call('auth.verifyEmail', { token: link })).toMatchObject({
+      status: 400,
+      error: AUTH_MESSAGES.badVerifyLink,
+    })
+    expect((await stranger.call('auth.login', { email, password: 'strangers-pass-9' })).status).toBe(401)
+    expect((await owner.call('auth.login', { email, password: 'owners-new-pass-1' })).status).toBe(200)
+  })
+
+  it('is dead after the owner signs in with Google for the address', async () => {
+    const email = `google-first-${Date.now()}@example.test`
+    const { stranger, link } = await strangerSignedUp(email)
+    await linkOrCreateUser(site.db, 'google', {
+      providerUserId: `google-${Date.now()}`,
+      email,
+      emailVerified: true,
+      firstName: 'Olivia',
+      lastName: 'Owner',
+    })
+
+    expect(await stranger.call('auth.verifyEmail', { token: link })).toMatchObject({
+      status: 400,
+      error: AUTH_MESSAGES.badVerifyLink,
+    })
+    expect((await stranger.call('auth.login', { email, password: 'strangers-pass-9' })).status).toBe(401)
   })
 })
