@@ -7,10 +7,10 @@ import { GENERIC_ERROR, refusalMessage } from '#client/lib/errors.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
 import { submitWhilePending } from '#client/lib/while-pending.ts'
 import { type NativeFormResult, RESEND_VERIFICATION_INTENT } from '#shared/native-form.ts'
-import { css } from '#styled-system/css'
 import { button } from '../ui/button.ts'
 import { EmailField, FormAlert } from '../ui/form.tsx'
 import { notify } from '../ui/toaster.tsx'
+import { VerifyPageForm } from './VerifyPageForm.tsx'
 
 const LABEL = 'Resend verification e-mail'
 
@@ -28,15 +28,8 @@ export function ResendVerification({ email, posted }: { email?: string; posted?:
     event.preventDefault()
     resend.mutate({ email: String(new FormData(event.currentTarget).get('email')) })
   }
-  // Before the page's script has arrived (or without it) the browser posts the form to the verify page, which the
-  // server renders again with the answer (src-server/http/native-forms.ts).
   return (
-    <form
-      method="post"
-      action="/verify-email"
-      onSubmit={onSubmit}
-      className={css({ display: 'flex', flexDir: 'column', gap: '3' })}
-    >
+    <VerifyPageForm onSubmit={onSubmit}>
       <input type="hidden" name="intent" value={RESEND_VERIFICATION_INTENT} />
       {resend.isError ? <FormAlert>{refusalMessage(resend.error, GENERIC_ERROR)}</FormAlert> : null}
       {/* The log-in page knows the address it refused; the verify page asks for it. */}
@@ -48,6 +41,6 @@ export function ResendVerification({ email, posted }: { email?: string; posted?:
       <button type="submit" className={button({ variant: 'outline' })} {...submitWhilePending(resend.isPending)}>
         {resend.isPending ? 'Sending...' : LABEL}
       </button>
-    </form>
+    </VerifyPageForm>
   )
 }

@@ -9,6 +9,7 @@ import { css } from '#styled-system/css'
 import { button } from '../ui/button.ts'
 import { FormAlert, PasswordField } from '../ui/form.tsx'
 import { authLink } from './AuthCard.tsx'
+import { VerifyPageForm } from './VerifyPageForm.tsx'
 
 /** True for the two answers that ask for the sign-up's password instead of verifying. */
 export function asksForSignupPassword(message: string | undefined) {
@@ -35,12 +36,7 @@ export function SignupPasswordForm({
   }
   const wrong = message === AUTH_MESSAGES.signupPasswordWrong
   return (
-    <form
-      method="post"
-      action="/verify-email"
-      onSubmit={onSubmit}
-      className={css({ display: 'flex', flexDir: 'column', gap: '3' })}
-    >
+    <VerifyPageForm onSubmit={onSubmit}>
       {wrong ? <FormAlert takeFocus>{message}</FormAlert> : <p>{message}</p>}
       <input type="hidden" name="token" value={token} />
       <PasswordField label="Password" name="password" autoComplete="current-password" required />
@@ -55,6 +51,6 @@ export function SignupPasswordForm({
         </Link>
         . Did not sign up? Ignore the e-mail: nothing changes until the password is confirmed.
       </p>
-    </form>
+    </VerifyPageForm>
   )
 }
