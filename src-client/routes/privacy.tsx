@@ -105,6 +105,7 @@ function PrivacyPage() {
           title: 'Your Rights',
           body: [
             "Under UK GDPR you can ask to access, correct, delete or export your data, object to or restrict our use of it, and withdraw consent at any time. Write to support@skillforge.example; we reply within one month. You may also complain to the Information Commissioner's Office (ico.org.uk).",
+            'Download my data on Account → Security makes you a copy yourself. It includes what our team did about your account and when: each time a member of staff looks your account up, it is recorded.',
           ],
         },
         {

@@ -516,6 +516,8 @@ test.describe('information pages', () => {
     await page.goto('/privacy')
     // Nine, and the deletion of one's account and the processors (decision 0053).
     await expect(page.locator('main h2')).toHaveCount(11)
+    // The self-serve copy and the record of staff looking an account up (decision 0155).
+    await expect(page.getByText('each time a member of staff looks your account up, it is recorded')).toBeVisible()
     await page.getByRole('link', { name: 'Cookie Policy' }).first().click()
     await expect(page).toHaveURL('/cookies')
     await page.goto('/terms')
