@@ -11,16 +11,19 @@ export const Route = createFileRoute('/cookies')({
   component: () => (
     <InfoPage
       title="Cookie Policy"
-      updated="22 November 2026"
+      updated="7 December 2026"
       intro="Cookies are small text files stored by your browser. We keep their use to the minimum needed to run the site."
       sections={[
         {
           title: 'Strictly Necessary Cookies',
           body: [
-            'These keep you signed in and protect your session. They are set only when you log in or start a live chat, are marked HttpOnly and Secure, and cannot be switched off without breaking sign-in or the chat.',
+            'These keep you signed in and protect your session. They are set only when you sign up, log in or start a live chat, are marked HttpOnly and Secure, and cannot be switched off without breaking sign-in or the chat.',
             [
               'Session cookie: keeps you signed in (up to 30 days if you choose Remember me)',
-              'Sign-in state cookie: protects social sign-in with Google or Facebook (10 minutes)',
+              'Two-step sign-in cookie: holds your sign-in while you enter your second-factor code (10 minutes)',
+              'Sign-in state cookie: protects social sign-in with Google or Facebook, and a school’s own sign-in (10 minutes)',
+              'Sign-in hand-off cookie: on a school’s own web address, ties the sign-in you make on SkillForge to your browser (15 minutes)',
+              'Sign-up cookie: lets the verification link we e-mail you confirm your address at once in the browser you signed up in (one day)',
               'Live chat cookie: keeps a chat you started without signing in yours, so only your browser sees it (one day)',
             ],
           ],

@@ -520,6 +520,9 @@ test.describe('information pages', () => {
     await expect(page.getByText('each time a member of staff looks your account up, it is recorded')).toBeVisible()
     await page.getByRole('link', { name: 'Cookie Policy' }).first().click()
     await expect(page).toHaveURL('/cookies')
+    // Every cookie the server sets is listed, the sign-up's one (decision 0134) among them.
+    await expect(page.locator('main li')).toHaveCount(6)
+    await expect(page.getByText('Sign-up cookie: lets the verification link')).toBeVisible()
     await page.goto('/terms')
     await expect(page.locator('main h2')).toHaveCount(9)
     await page.goto('/about')
