@@ -1,4 +1,5 @@
 import { createFileRoute, Link } from '@tanstack/react-router'
+import { COOKIES } from '#shared/cookies.ts'
 import { HomeLink, InfoPage } from '../components/info/InfoPage.tsx'
 import { seo } from '../lib/seo.ts'
 
@@ -18,14 +19,7 @@ export const Route = createFileRoute('/cookies')({
           title: 'Strictly Necessary Cookies',
           body: [
             'These keep you signed in and protect your session. They are set only when you sign up, log in or start a live chat, are marked HttpOnly and Secure, and cannot be switched off without breaking sign-in or the chat.',
-            [
-              'Session cookie: keeps you signed in (up to 30 days if you choose Remember me)',
-              'Two-step sign-in cookie: holds your sign-in while you enter your second-factor code (10 minutes)',
-              'Sign-in state cookie: protects social sign-in with Google or Facebook, and a school’s own sign-in (10 minutes)',
-              'Sign-in hand-off cookie: on a school’s own web address, ties the sign-in you make on SkillForge to your browser (15 minutes)',
-              'Sign-up cookie: lets the verification link we e-mail you confirm your address at once in the browser you signed up in (one day)',
-              'Live chat cookie: keeps a chat you started without signing in yours, so only your browser sees it (one day)',
-            ],
+            COOKIES.map((cookie) => cookie.says),
           ],
         },
         {
