@@ -1,6 +1,7 @@
-// The audit log: who changed what, before and after, when. Always written with the change's own transaction,
-// so a change and its record commit (or roll back) together.
-import { sql } from 'kysely'
+// The audit log: who changed what, before and after, when, and who looked a customer up. A change's record is written
+// in the change's own transaction, so both commit (or roll back) together; a look-up's stands alone.
+import { type ExpressionBuilder, sql } from 'kysely'
+import type { Database } from '../../db/types.ts'
 import type { DB } from '../kernel/db.ts'
 import { pageOf } from '../kernel/paging.ts'
 import { redactSecrets } from '../kernel/redact.ts'
@@ -70,16 +71,15 @@ export async function forgetAddressInAudit(trx: DB, email: string, replacement: 
 /** The subjects whose id is an account's: the person (a look-up, an export asked for them) and a team member. */
 const ACCOUNT_SUBJECTS = ['user', 'team_member'] as const satisfies readonly AuditSubject['type'][]
 
+/** The entries whose subject is this account: one rule for the staff page's filter and the person's export. */
+const aboutAccount = (accountId: string) => (eb: ExpressionBuilder<Database, 'audit_log'>) =>
+  eb.and([eb('entity_type', 'in', ACCOUNT_SUBJECTS), eb('entity_id', '=', accountId)])
+
 /** A page of the log, newest first; with `accountId`, the entries about that account or made by it. */
 export async function listAudit(db: DB, page: number, pageSize: number, accountId?: string) {
   let query = db.selectFrom('audit_log')
   if (accountId) {
-    query = query.where((eb) =>
-      eb.or([
-        eb.and([eb('entity_type', 'in', ACCOUNT_SUBJECTS), eb('entity_id', '=', accountId)]),
-        eb('actor_id', '=', accountId),
-      ]),
-    )
+    query = query.where((eb) => eb.or([aboutAccount(accountId)(eb), eb('actor_id', '=', accountId)]))
   }
   const { rows, ...paging } = await pageOf(
     query
@@ -106,8 +106,7 @@ export function auditEntriesAboutAccount(db: DB, accountId: string) {
   return db
     .selectFrom('audit_log')
     .select(['action', 'created_at'])
-    .where('entity_type', 'in', ACCOUNT_SUBJECTS)
-    .where('entity_id', '=', accountId)
+    .where(aboutAccount(accountId))
     .orderBy('created_at')
     .orderBy('id')
     .execute()
