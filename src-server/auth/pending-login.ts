@@ -7,6 +7,7 @@ import { constantTimeEqual } from '@oslojs/crypto/subtle'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
+import { privateCookie } from '../kernel/private-cookie.ts'
 import { randomToken } from '../kernel/random-token.ts'
 
 export const PENDING_LOGIN_COOKIE = 'login_pending'
@@ -59,17 +60,11 @@ export async function endPendingLogin(db: DB, id: string): Promise<boolean> {
 }
 
 export function setPendingLoginCookie(reply: FastifyReply, token: string, secure: boolean) {
-  reply.setCookie(PENDING_LOGIN_COOKIE, token, {
-    httpOnly: true,
-    sameSite: 'lax',
-    secure,
-    path: '/',
-    maxAge: PENDING_LOGIN_TTL_MS / 1000,
-  })
+  reply.setCookie(PENDING_LOGIN_COOKIE, token, privateCookie(secure, { maxAge: PENDING_LOGIN_TTL_MS / 1000 }))
 }
 
 export function clearPendingLoginCookie(reply: FastifyReply, secure: boolean) {
-  reply.clearCookie(PENDING_LOGIN_COOKIE, { httpOnly: true, sameSite: 'lax', secure, path: '/' })
+  reply.clearCookie(PENDING_LOGIN_COOKIE, privateCookie(secure))
 }
 
 export function pendingLoginToken(request: FastifyRequest | undefined): string | undefined {

@@ -3,6 +3,7 @@
 // asks for the password first. So the owner of an address who opens a stranger's sign-up mail (one they did not ask
 // for) cannot give the stranger their account by clicking it. The secret proves nothing else and unlocks nothing.
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import { privateCookie } from '../kernel/private-cookie.ts'
 import { randomToken } from '../kernel/random-token.ts'
 import { TOKEN_TTL_MS } from './tokens.ts'
 
@@ -17,13 +18,7 @@ export function signupBrowserSecret(request: FastifyRequest | undefined): string
 
 /** Keeps the secret as long as a verification link lives. */
 export function setSignupBrowserCookie(reply: FastifyReply, secret: string, secure: boolean) {
-  reply.setCookie(SIGNUP_BROWSER_COOKIE, secret, {
-    httpOnly: true,
-    sameSite: 'lax',
-    secure,
-    path: '/',
-    maxAge: TOKEN_TTL_MS.verify_email / 1000,
-  })
+  reply.setCookie(SIGNUP_BROWSER_COOKIE, secret, privateCookie(secure, { maxAge: TOKEN_TTL_MS.verify_email / 1000 }))
 }
 
 /** The secret this request's browser holds, if any. */

@@ -23,6 +23,7 @@ import { signInUnlessHeld } from '../flows/sso-hold.ts'
 import type { HttpDeps } from '../kernel/config.ts'
 import type { DB } from '../kernel/db.ts'
 import { isDomainError } from '../kernel/errors.ts'
+import { privateCookie } from '../kernel/private-cookie.ts'
 
 const STATE_COOKIE = 'oauth_state'
 const VERIFIER_COOKIE = 'oauth_verifier'
@@ -61,15 +62,9 @@ function codeOf(error: unknown): SignInFailureCode {
 }
 
 export function registerOAuthRoutes(app: FastifyInstance, deps: HttpDeps, credentials: OAuthCredentials) {
-  const cookieOptions = {
-    httpOnly: true,
-    sameSite: 'lax' as const,
-    secure: deps.config.cookieSecure,
-    path: '/',
-    maxAge: COOKIE_MAX_AGE_S,
-  }
+  const cookieOptions = privateCookie(deps.config.cookieSecure, { maxAge: COOKIE_MAX_AGE_S })
   const clearFlowCookies = (reply: FastifyReply) => {
-    for (const name of [STATE_COOKIE, VERIFIER_COOKIE, FLOW_COOKIE]) reply.clearCookie(name, { path: '/' })
+    for (const name of [STATE_COOKIE, VERIFIER_COOKIE, FLOW_COOKIE]) reply.clearCookie(name, cookieOptions)
   }
 
   for (const provider of OAUTH_PROVIDERS) {

@@ -20,6 +20,7 @@ import { holdPendingLink, SsoConsentNeeded } from '../auth/sso-links.ts'
 import { schoolBySlug } from '../creators/schools.ts'
 import { accountForSsoIdentity, SSO_CALLBACK_PATH, ssoSiteUrl, usableSso } from '../flows/school-sso.ts'
 import type { HttpDeps } from '../kernel/config.ts'
+import { privateCookie } from '../kernel/private-cookie.ts'
 
 const FLOW_COOKIE = 'sso_flow'
 /** The page where a signed-in account's owner agrees (or not) to link a school's sign-in. */
@@ -71,14 +72,8 @@ function logFailure(request: FastifyRequest, error: unknown, schoolId: string | 
 }
 
 export function registerSchoolSsoRoutes(app: FastifyInstance, deps: HttpDeps) {
-  const cookieOptions = {
-    httpOnly: true,
-    sameSite: 'lax' as const,
-    secure: deps.config.cookieSecure,
-    path: '/auth/sso',
-    maxAge: COOKIE_MAX_AGE_S,
-  }
-  const clearFlow = (reply: FastifyReply) => reply.clearCookie(FLOW_COOKIE, { path: '/auth/sso' })
+  const cookieOptions = privateCookie(deps.config.cookieSecure, { path: '/auth/sso', maxAge: COOKIE_MAX_AGE_S })
+  const clearFlow = (reply: FastifyReply) => reply.clearCookie(FLOW_COOKIE, cookieOptions)
 
   app.get(SSO_CALLBACK_PATH, async (request: FastifyRequest<{ Querystring: Record<string, string> }>, reply) => {
     const flow = readFlow(request.cookies[FLOW_COOKIE])

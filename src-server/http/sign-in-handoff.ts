@@ -18,6 +18,7 @@ import type { HttpDeps } from '../kernel/config.ts'
 import { inTransaction } from '../kernel/db.ts'
 import { hostnameOf } from '../kernel/hosts.ts'
 import { escapeHtml } from '../kernel/html.ts'
+import { privateCookie } from '../kernel/private-cookie.ts'
 
 export const HANDOFF_COMPLETE_PATH = '/auth/handoff/complete'
 const HANDOFF_FINISH_PATH = '/auth/handoff/finish'
@@ -64,13 +65,7 @@ function postOnward(reply: FastifyReply, action: string, fields: Fields) {
 
 export async function registerSignInHandoffRoutes(app: FastifyInstance, deps: HttpDeps) {
   const { db, config } = deps
-  const cookieOptions = {
-    httpOnly: true,
-    sameSite: 'lax' as const,
-    secure: config.cookieSecure,
-    path: '/auth/handoff',
-    maxAge: VERIFIER_MAX_AGE_S,
-  }
+  const cookieOptions = privateCookie(config.cookieSecure, { path: '/auth/handoff', maxAge: VERIFIER_MAX_AGE_S })
 
   app.get(HANDOFF_START_PATH, async (request: FastifyRequest<{ Querystring: Fields }>, reply) => {
     const next = safeReturnPath(request.query.next)
@@ -123,7 +118,7 @@ export async function registerSignInHandoffRoutes(app: FastifyInstance, deps: Ht
     scope.post(HANDOFF_FINISH_PATH, async (request, reply) => {
       const fields = (request.body ?? {}) as Fields
       const verifier = request.cookies[VERIFIER_COOKIE]
-      reply.clearCookie(VERIFIER_COOKIE, { path: cookieOptions.path })
+      reply.clearCookie(VERIFIER_COOKIE, cookieOptions)
       const hostname = hostnameOf(request.host)
       const code = fields.code
       const grant =

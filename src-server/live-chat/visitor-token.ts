@@ -2,6 +2,7 @@
 // stored (the chat's visitor_token_hash), so what the database holds cannot open a chat. One token a chat.
 import type { FastifyReply } from 'fastify'
 import { hashToken } from '../auth/tokens.ts'
+import { privateCookie } from '../kernel/private-cookie.ts'
 import { randomToken } from '../kernel/random-token.ts'
 
 export const VISITOR_CHAT_COOKIE = 'chat_visitor'
@@ -23,11 +24,5 @@ export function visitorOf(request?: { cookies: Record<string, string | undefined
 }
 
 export function setVisitorChatCookie(reply: FastifyReply, token: string, secure: boolean) {
-  reply.setCookie(VISITOR_CHAT_COOKIE, token, {
-    httpOnly: true,
-    sameSite: 'lax',
-    secure,
-    path: '/',
-    maxAge: COOKIE_SECONDS,
-  })
+  reply.setCookie(VISITOR_CHAT_COOKIE, token, privateCookie(secure, { maxAge: COOKIE_SECONDS }))
 }

@@ -3,6 +3,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { privateCookie } from '../../src-server/kernel/private-cookie.ts'
 import { COOKIES } from '../../src-shared/cookies.ts'
 
 function serverSources(dir = 'src-server'): string[] {
@@ -37,6 +38,26 @@ function cookiesSetByTheServer(): Set<string> {
 }
 
 describe('the cookie policy', () => {
+  it('makes every cookie the server sets private: HttpOnly, SameSite=Lax, Secure over HTTPS, one rule', () => {
+    expect(privateCookie(true)).toEqual({ httpOnly: true, sameSite: 'lax', secure: true, path: '/' })
+    expect(privateCookie(false, { path: '/auth/sso', maxAge: 600 })).toEqual({
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: false,
+      path: '/auth/sso',
+      maxAge: 600,
+    })
+    // Each file that sets or clears a cookie takes its options from privateCookie and spells none of its own.
+    const setters = serverSources()
+      .map((file) => ({ file, text: readFileSync(file, 'utf8') }))
+      .filter(({ text }) => /\.(?:set|clear)Cookie\(/.test(text))
+    expect(setters.length).toBeGreaterThanOrEqual(7)
+    for (const { file, text } of setters) {
+      expect(text, file).toContain('privateCookie(')
+      expect(text, file).not.toMatch(/httpOnly\s*:|sameSite\s*:/)
+    }
+  })
+
   it('describes every cookie the server sets, and none it does not', () => {
     const set = cookiesSetByTheServer()
     expect(set.size).toBeGreaterThanOrEqual(8)
