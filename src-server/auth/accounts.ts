@@ -13,6 +13,7 @@ import {
   consumeToken,
   consumeVerificationToken,
   deletePendingTokens,
+  deleteSignupLinksOfBrowser,
   hashToken,
   issueSignupToken,
   issueToken,
@@ -64,16 +65,27 @@ export async function signUp(db: DB, input: SignupInput, publicUrl: string, brow
 }
 
 /**
- * E-mails a fresh verification link (the earlier one stops working) when the address has an account that is not
- * verified yet; does nothing otherwise. The caller answers the same in every case.
+ * E-mails a fresh verification link when the address has an account that is not verified yet; does nothing otherwise.
+ * The caller answers the same in every case.
+ *
+ * Asked from a browser that signed up with the address (`browserSecret`, its signup cookie), the link carries that
+ * browser's newest sign-up and replaces its earlier links. Asked from anywhere else it carries the newest sign-up and
+ * replaces none: anyone may ask for a resend, so a stranger's must not end the owner's own link (decision 0134).
  */
-export async function resendVerification(db: DB, email: string, publicUrl: string): Promise<void> {
+export async function resendVerification(
+  db: DB,
+  email: string,
+  publicUrl: string,
+  browserSecret?: string,
+): Promise<void> {
   await db.transaction().execute(async (trx) => {
     const user = await findUserByEmail(trx, email)
     if (!user || user.email_verified) return
-    // The new link carries the newest sign-up's credentials; the earlier links stop working.
-    const signup = await newestSignupCredentials(trx, user.id)
-    await deletePendingTokens(trx, user.id, 'verify_email')
+    const browserHash = browserSecret ? hashToken(browserSecret) : undefined
+    const own = browserHash ? await newestSignupCredentials(trx, user.id, browserHash) : null
+    if (own && browserHash) await deleteSignupLinksOfBrowser(trx, user.id, browserHash)
+    const signup = own ?? (await newestSignupCredentials(trx, user.id))
+    // A link that carries no sign-up (an account from before decision 0134) replaces the earlier ones, as it always did.
     const token = signup ? await issueSignupToken(trx, user.id, signup) : await issueToken(trx, user.id, 'verify_email')
     await enqueueMail(trx, verificationMail(user.email, publicUrl, token))
   })

@@ -91,9 +91,12 @@ async function insertToken(
   return token
 }
 
-/** The credentials of the user's newest live sign-up link (a resent link carries them on). */
-export async function newestSignupCredentials(db: DB, userId: string, now = clock.now()) {
-  const row = await db
+/**
+ * The credentials of the user's newest live sign-up link (a resent link carries them on): of the sign-ups made in the
+ * browser `browserHash` names when given, else of any.
+ */
+export async function newestSignupCredentials(db: DB, userId: string, browserHash?: string, now = clock.now()) {
+  let query = db
     .selectFrom('auth_tokens')
     .select(SIGNUP_COLUMNS)
     .where('user_id', '=', userId)
@@ -101,10 +104,20 @@ export async function newestSignupCredentials(db: DB, userId: string, now = cloc
     .where('used_at', 'is', null)
     .where('expires_at', '>', now)
     .where('signup_password_hash', 'is not', null)
-    .orderBy('created_at', 'desc')
-    .limit(1)
-    .executeTakeFirst()
+  if (browserHash) query = query.where('signup_browser_hash', '=', browserHash)
+  const row = await query.orderBy('created_at', 'desc').limit(1).executeTakeFirst()
   return signupOf(row)
+}
+
+/** Ends the pending verification links of the sign-ups one browser made (its resent link replaces them). */
+export async function deleteSignupLinksOfBrowser(db: DB, userId: string, browserHash: string): Promise<void> {
+  await db
+    .deleteFrom('auth_tokens')
+    .where('user_id', '=', userId)
+    .where('purpose', '=', 'verify_email')
+    .where('used_at', 'is', null)
+    .where('signup_browser_hash', '=', browserHash)
+    .execute()
 }
 
 function signupOf(

@@ -197,7 +197,7 @@ export const authRouter = router({
     const email = input.email.toLowerCase()
     await enforceLimit(ctx, RATE_RULES.verificationResend, `verify-resend:${ctx.clientIp}`)
     await enforceLimit(ctx, RATE_RULES.verificationResendPerEmail, `verify-resend-email:${email}`)
-    await resendVerification(ctx.db, input.email, ctx.publicUrl)
+    await resendVerification(ctx.db, input.email, ctx.publicUrl, signupBrowserOf(ctx.req))
     return { message: AUTH_MESSAGES.verificationResent }
   }),
 

@@ -5,53 +5,17 @@ import { describe, expect, it } from 'vitest'
 import { linkOrCreateUser } from '../../../src-server/auth/oauth.ts'
 import { SIGNUP_BROWSER_COOKIE } from '../../../src-server/auth/signup-browser.ts'
 import { AUTH_MESSAGES } from '../../../src-shared/auth.ts'
-import { cookiePair, setCookieFor, trpcPost } from '../../support/http.ts'
+import { setCookieFor } from '../../support/http.ts'
 import { mailsTo } from '../../support/outbox.ts'
+import { accountOf, signupBrowser, signupFields, verificationLinksTo } from '../../support/signup-browser.ts'
 import { serveForThisFile } from '../../support/test-server.ts'
 
 const site = serveForThisFile()
 
-/** A browser: the cookies the server set, sent back on each call. */
-function browser(clientIp: string) {
-  const cookies = new Map<string, string>()
-  return {
-    cookies,
-    async call(procedure: string, input: unknown) {
-      const cookie = [...cookies.values()].join('; ')
-      const response = await trpcPost(site.baseUrl, procedure, input, {
-        'x-forwarded-for': clientIp,
-        ...(cookie ? { cookie } : {}),
-      })
-      for (const line of response.headers.getSetCookie()) {
-        const pair = cookiePair(line)
-        cookies.set(pair.split('=')[0]!, pair)
-      }
-      const body = (await response.json()) as { result?: { data: unknown }; error?: { message: string } }
-      return { status: response.status, data: body.result?.data, error: body.error?.message, response }
-    },
-  }
-}
-
-const signup = (email: string, password: string, firstName = 'Ada') => ({
-  firstName,
-  lastName: 'Lovelace',
-  email,
-  password,
-  acceptTerms: true,
-})
-
-/** The verification links mailed to `email`, oldest first. */
-async function linksTo(email: string) {
-  const mails = (await mailsTo(site.db, email)).filter((mail) => mail.kind === 'verify_email')
-  return mails.map((mail) => /\/verify-email\?token=([a-z0-9]+)/.exec(mail.text_body)![1]!)
-}
-
-const account = (email: string) =>
-  site.db
-    .selectFrom('users')
-    .select(['email_verified', 'first_name'])
-    .where('email', '=', email)
-    .executeTakeFirstOrThrow()
+const browser = (clientIp: string) => signupBrowser(site, clientIp)
+const signup = signupFields
+const linksTo = (email: string) => verificationLinksTo(site.db, email)
+const account = (email: string) => accountOf(site.db, email)
 
 describe('a sign-up’s link and the browser that signed up', () => {
   it('verifies in the signing-up browser without asking for anything, its cookie HttpOnly', async () => {

@@ -1,0 +1,55 @@
+// Decision 0134's resend rule, over real HTTP: anyone may ask for a new verification link for an address, so a resend
+// from a browser that did not sign up with it must not end the links of one that did; the owner's resend, from the
+// browser they signed up in, carries the owner's sign-up even when a stranger's is newer.
+import { describe, expect, it } from 'vitest'
+import { AUTH_MESSAGES } from '../../../src-shared/auth.ts'
+import { accountOf, signupBrowser, signupFields, verificationLinksTo } from '../../support/signup-browser.ts'
+import { serveForThisFile } from '../../support/test-server.ts'
+
+const site = serveForThisFile()
+const browser = (clientIp: string) => signupBrowser(site, clientIp)
+const signup = signupFields
+const linksTo = (email: string) => verificationLinksTo(site.db, email)
+const account = (email: string) => accountOf(site.db, email)
+
+describe('a resent verification link', () => {
+  it('lets nobody else’s resend end the owner’s link, and the owner’s resend carries the owner’s sign-up', async () => {
+    const email = `resend-race-${Date.now()}@example.test`
+    const owner = browser('198.51.100.18')
+    await owner.call('auth.signup', signup(email, 'owners-password-2', 'Olivia'))
+    const [ownersLink] = await linksTo(email)
+    const stranger = browser('198.51.100.19')
+    await stranger.call('auth.signup', signup(email, 'strangers-pass-2', 'Eve'))
+    // The stranger asks for resends, from their browser and from one without cookies: the owner's link lives on.
+    await stranger.call('auth.resendVerification', { email })
+    await browser('198.51.100.20').call('auth.resendVerification', { email })
+    expect(await linksTo(email)).toHaveLength(4)
+
+    // The owner asks too, from the browser they signed up in: the new link carries their sign-up, not the newest one
+    // (the stranger's), and replaces only their own earlier link.
+    await owner.call('auth.resendVerification', { email })
+    const ownersResent = (await linksTo(email)).at(-1)!
+    expect(await owner.call('auth.verifyEmail', { token: ownersLink })).toMatchObject({
+      error: AUTH_MESSAGES.badVerifyLink,
+    })
+    expect((await owner.call('auth.verifyEmail', { token: ownersResent })).data).toMatchObject({
+      message: AUTH_MESSAGES.emailVerified,
+    })
+    expect(await account(email)).toMatchObject({ email_verified: true, first_name: 'Olivia' })
+    expect((await owner.call('auth.login', { email, password: 'owners-password-2' })).status).toBe(200)
+  })
+
+  it('keeps the owner’s first link working after a stranger’s resend', async () => {
+    const email = `resend-spoil-${Date.now()}@example.test`
+    const owner = browser('198.51.100.21')
+    await owner.call('auth.signup', signup(email, 'owners-password-3', 'Olivia'))
+    const [ownersLink] = await linksTo(email)
+    const stranger = browser('198.51.100.22')
+    await stranger.call('auth.signup', signup(email, 'strangers-pass-3', 'Eve'))
+    await stranger.call('auth.resendVerification', { email })
+    expect((await owner.call('auth.verifyEmail', { token: ownersLink })).data).toMatchObject({
+      message: AUTH_MESSAGES.emailVerified,
+    })
+    expect(await account(email)).toMatchObject({ email_verified: true, first_name: 'Olivia' })
+  })
+})
