@@ -2,6 +2,7 @@
 // in the change's own transaction, so both commit (or roll back) together; a look-up's stands alone.
 import { type ExpressionBuilder, sql } from 'kysely'
 import type { Database } from '../../db/types.ts'
+import type { AuditAction } from '../../src-shared/audit-actions.ts'
 import type { DB } from '../kernel/db.ts'
 import { pageOf } from '../kernel/paging.ts'
 import { redactSecrets } from '../kernel/redact.ts'
@@ -40,7 +41,7 @@ export interface AuditSubject {
 const toJson = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(redactSecrets(value)))
 
 /** Records `action` by `actor` on `subject`; pass the caller's transaction so both commit together. */
-export async function record(trx: DB, actor: Actor, action: string, subject: AuditSubject) {
+export async function record(trx: DB, actor: Actor, action: AuditAction, subject: AuditSubject) {
   await trx
     .insertInto('audit_log')
     .values({

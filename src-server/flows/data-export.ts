@@ -4,6 +4,7 @@
 // and e-mails them; the download route hands it only to them, for 7 days. Secrets (password hash, second-factor
 // keys, session and token hashes) are never exported.
 import { strToU8, zipSync } from 'fflate'
+import type { AuditAction } from '../../src-shared/audit-actions.ts'
 import { fullName } from '../../src-shared/names.ts'
 import { isStaff, type Role } from '../../src-shared/roles.ts'
 import { auditEntriesAboutAccount, record } from '../audit/repository.ts'
@@ -82,7 +83,7 @@ Passwords, second-factor keys and sign-in tokens are never exported: we keep onl
 export const EXPORT_READY_SUBJECT = 'Your SkillForge data is ready to download'
 
 /** The audit log's actions about an account, as the person reads them in staff-actions.json. */
-const STAFF_ACTION_WORDS: Record<string, string> = {
+const STAFF_ACTION_WORDS: Partial<Record<AuditAction, string>> = {
   'customer.viewed':
     'Looked up your account on the staff customer page (account, plan, orders, courses, service orders, messages)',
   'privacy.export_requested': 'Asked for a copy of your data for you',
@@ -697,7 +698,7 @@ export async function collectPersonalData(db: DB, userId: string): Promise<Recor
     'live-sessions.json': { registrations, attendance },
     'live-chats.json': await chatsOf(db, userId),
     'staff-actions.json': (await auditEntriesAboutAccount(db, userId)).map(({ action, created_at }) => ({
-      what: STAFF_ACTION_WORDS[action] ?? action,
+      what: STAFF_ACTION_WORDS[action as AuditAction] ?? action,
       action,
       by: 'Staff',
       created_at,

@@ -1,5 +1,6 @@
 // The admin Orders page's two actions (the staff role is checked by the router's staffProcedure): confirm a PayPal
 // or bank-transfer payment, or cancel an unpaid order. The change and its audit record commit together.
+import type { AuditAction } from '../../src-shared/audit-actions.ts'
 import * as audit from '../audit/repository.ts'
 import { type DB, inTransaction } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
@@ -33,7 +34,7 @@ function lockedOrFail(order: LockedOrder | undefined): LockedOrder {
   return order
 }
 
-function auditStatus(trx: DB, actor: audit.Actor, action: string, before: LockedOrder, status: string) {
+function auditStatus(trx: DB, actor: audit.Actor, action: AuditAction, before: LockedOrder, status: string) {
   return audit.record(trx, actor, action, {
     type: 'order',
     id: before.id,

@@ -1,6 +1,7 @@
 // Who may see a service order: its buyer, or anyone on the staff. Anyone else is told it does not exist, so ids
 // of other buyers' orders reveal nothing.
 
+import type { AuditAction } from '../../src-shared/audit-actions.ts'
 import { isStaff, type Role } from '../../src-shared/roles.ts'
 import { SERVICE_ORDER_MESSAGES } from '../../src-shared/service-orders.ts'
 import * as audit from '../audit/repository.ts'
@@ -46,7 +47,7 @@ export async function visibleOrder(db: DB, id: string, viewer: Viewer, as: 'buye
 export type VisibleOrder = Awaited<ReturnType<typeof visibleOrder>>
 
 /** Staff actions on an order land in the audit log with the status before and after, in the change's transaction. */
-export function auditTransition(trx: DB, actor: Viewer, action: string, id: string, from: string, to: string) {
+export function auditTransition(trx: DB, actor: Viewer, action: AuditAction, id: string, from: string, to: string) {
   return audit.record(trx, actor, action, {
     type: 'service_order',
     id,

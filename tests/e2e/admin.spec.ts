@@ -202,6 +202,8 @@ test.describe('the owner manages a course', () => {
     // This course's entries: other runs' courses (under --repeat-each) have theirs too.
     const entries = page.getByRole('row').filter({ hasText: `course ${created.id}` })
     await expect(entries.filter({ hasText: 'course.delete' })).toHaveCount(1)
+    // Said in words for staff, the action's code beside them.
+    await expect(entries.filter({ hasText: 'course.delete' })).toContainText('Deleted a course')
     await expect(entries.filter({ hasText: 'course.feature' }).first()).toBeVisible()
 
     await page.getByRole('button', { name: 'Logout' }).click()

@@ -63,6 +63,7 @@ test('staff look a customer up by their address and open their service order; th
   await find.getByRole('button', { name: 'Find', exact: true }).click()
   const lookups = page.getByRole('row').filter({ hasText: 'customer.viewed' })
   await expect(lookups.first()).toContainText(viewer.email)
+  await expect(lookups.first()).toContainText('Looked up a customer')
   await expect(lookups.first()).toContainText(`user ${customer.id}`)
   // Polled: the whole log's page stays in view (keepPreviousData) until the filtered one arrives.
   await expect(page.getByRole('row').filter({ hasNotText: customer.id })).toHaveCount(1) // the header row alone

@@ -12,6 +12,7 @@ import { routeError } from '#client/components/ui/RouteError.tsx'
 import { LoadingState } from '#client/components/ui/states.tsx'
 import { loadList } from '#client/lib/list-loader.ts'
 import type { Trpc } from '#client/lib/trpc.ts'
+import { auditActionLabel } from '#shared/audit-actions.ts'
 import { formatDate } from '#shared/dates.ts'
 import { searchedAddress } from '#shared/schemas/admin.ts'
 import { css } from '#styled-system/css'
@@ -86,10 +87,10 @@ function AuditLog() {
                 <td>{formatDate(entry.createdAt, 'mediumTime')}</td>
                 <td>{entry.actorEmail}</td>
                 <td>
-                  <span className={css({ fontWeight: 'semibold' })}>{entry.action}</span>
+                  <span className={css({ fontWeight: 'semibold' })}>{auditActionLabel(entry.action)}</span>
                   <br />
                   <span className={css({ color: 'fg.muted', fontSize: 'xs' })}>
-                    {entry.entityType} {entry.entityId}
+                    {entry.action} · {entry.entityType} {entry.entityId}
                   </span>
                 </td>
                 <td>
