@@ -84,11 +84,27 @@ export async function resendVerification(
     const browserHash = browserSecret ? hashToken(browserSecret) : undefined
     const own = browserHash ? await newestSignupCredentials(trx, user.id, browserHash) : null
     if (own && browserHash) await deleteSignupLinksOfBrowser(trx, user.id, browserHash)
-    const signup = own ?? (await newestSignupCredentials(trx, user.id))
-    // A link that carries no sign-up (an account from before decision 0134) replaces the earlier ones, as it always did.
+    const signup = own ?? (await newestSignupCredentials(trx, user.id)) ?? (await accountsOwnSignup(trx, user.id))
+    // An account with no password to apply (one staff made) gets a plain link, which replaces the earlier ones.
     const token = signup ? await issueSignupToken(trx, user.id, signup) : await issueToken(trx, user.id, 'verify_email')
     await enqueueMail(trx, verificationMail(user.email, publicUrl, token))
   })
+}
+
+/**
+ * Once every sign-up link has expired, the account's own password and names are the sign-up's (the first sign-up's,
+ * kept on the account when it was made). Its link knows no browser, so it asks for that password wherever it is
+ * opened: a link resent to the owner of an address a stranger signed up with a day ago cannot verify the stranger's
+ * account with a click. Null for an account without a password.
+ */
+async function accountsOwnSignup(trx: DB, userId: string): Promise<SignupCredentials | null> {
+  const row = await trx
+    .selectFrom('users')
+    .select(['password_hash', 'first_name', 'last_name'])
+    .where('id', '=', userId)
+    .executeTakeFirst()
+  if (!row?.password_hash) return null
+  return { passwordHash: row.password_hash, firstName: row.first_name, lastName: row.last_name, browserHash: null }
 }
 
 /** What proves the person opening a sign-up's link is the one who signed up: their browser, or the password chosen. */

@@ -1,18 +1,22 @@
 // Decision 0134's resend rule, over real HTTP: anyone may ask for a new verification link for an address, so a resend
 // from a browser that did not sign up with it must not end the links of one that did; the owner's resend, from the
 // browser they signed up in, carries the owner's sign-up even when a stranger's is newer.
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
+import { advanceClock, resetClock } from '../../../src-server/kernel/clock.ts'
 import { AUTH_MESSAGES } from '../../../src-shared/auth.ts'
 import { accountOf, signupBrowser, signupFields, verificationLinksTo } from '../../support/signup-browser.ts'
 import { serveForThisFile } from '../../support/test-server.ts'
 
-const site = serveForThisFile()
+// Each browser its own client address (X-Forwarded-For, trusted here), so one test's resends do not spend another's.
+const site = serveForThisFile({ env: { TRUST_PROXY: true } })
 const browser = (clientIp: string) => signupBrowser(site, clientIp)
 const signup = signupFields
 const linksTo = (email: string) => verificationLinksTo(site.db, email)
 const account = (email: string) => accountOf(site.db, email)
 
 describe('a resent verification link', () => {
+  afterEach(() => resetClock())
+
   it('lets nobody else’s resend end the owner’s link, and the owner’s resend carries the owner’s sign-up', async () => {
     const email = `resend-race-${Date.now()}@example.test`
     const owner = browser('198.51.100.18')
@@ -51,5 +55,43 @@ describe('a resent verification link', () => {
       message: AUTH_MESSAGES.emailVerified,
     })
     expect(await account(email)).toMatchObject({ email_verified: true, first_name: 'Olivia' })
+  })
+
+  it('asks for the account’s password once the sign-up’s own links have expired, so it cannot verify a stranger’s', async () => {
+    const email = `expired-${Date.now()}@example.test`
+    const stranger = browser('198.51.100.23')
+    await stranger.call('auth.signup', signup(email, 'strangers-pass-4', 'Eve'))
+    await advanceClock(25 * 3600) // the sign-up's link has expired
+    const owner = browser('198.51.100.24')
+    await owner.call('auth.resendVerification', { email })
+    const resent = (await linksTo(email)).at(-1)!
+
+    // The owner, who never signed up, cannot confirm the stranger's account by clicking or with their own password.
+    expect(await owner.call('auth.verifyEmail', { token: resent })).toMatchObject({
+      error: AUTH_MESSAGES.signupPasswordNeeded,
+    })
+    expect(await owner.call('auth.verifyEmail', { token: resent, password: 'owners-password-4' })).toMatchObject({
+      error: AUTH_MESSAGES.signupPasswordWrong,
+    })
+    expect(await account(email)).toMatchObject({ email_verified: false })
+    expect((await stranger.call('auth.login', { email, password: 'strangers-pass-4' })).error).toBe(
+      AUTH_MESSAGES.emailNotVerified,
+    )
+  })
+
+  it('lets the person who signed up confirm a link resent after theirs expired, with their password', async () => {
+    const email = `late-${Date.now()}@example.test`
+    const laptop = browser('198.51.100.25')
+    await laptop.call('auth.signup', signup(email, 'laptop-password-5', 'Lena'))
+    await advanceClock(25 * 3600)
+    await laptop.call('auth.resendVerification', { email })
+    const resent = (await linksTo(email)).at(-1)!
+    expect(await laptop.call('auth.verifyEmail', { token: resent })).toMatchObject({
+      error: AUTH_MESSAGES.signupPasswordNeeded,
+    })
+    expect(
+      (await laptop.call('auth.verifyEmail', { token: resent, password: 'laptop-password-5' })).data,
+    ).toMatchObject({ message: AUTH_MESSAGES.emailVerified })
+    expect(await account(email)).toMatchObject({ email_verified: true, first_name: 'Lena' })
   })
 })
