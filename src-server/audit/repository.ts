@@ -106,7 +106,7 @@ export async function listAudit(db: DB, page: number, pageSize: number, accountI
 export function auditEntriesAboutAccount(db: DB, accountId: string) {
   return db
     .selectFrom('audit_log')
-    .select(['action', 'created_at'])
+    .select(['action', 'actor_id', 'created_at'])
     .where(aboutAccount(accountId))
     .orderBy('created_at')
     .orderBy('id')

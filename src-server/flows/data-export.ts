@@ -71,7 +71,8 @@ questions.json          the questions and answers you wrote under lessons, the a
                         upvoted
 live-sessions.json      the live sessions you registered for and when you joined them
 staff-actions.json      what our team did about your account and when (looked it up on the staff customer page,
-                        asked for an export or a deletion for you, changed your staff role…), by "Staff"
+                        asked for an export or a deletion for you, changed your staff role…), by "Staff";
+                        your joining the staff team from an invitation, by "You"
 
 Dates are ISO 8601 (UTC). Amounts are in minor units (cents or pence) with their currency. Each course id has the
 course's title beside it (course_title). Other people appear by their part only: a member of our team who changed,
@@ -93,6 +94,7 @@ const STAFF_ACTION_WORDS: Partial<Record<AuditAction, string>> = {
   'support.manager_removed': 'Ended your dedicated success manager’s assignment',
   'team.role': 'Changed your staff role',
   'team.remove': 'Removed you from the staff team',
+  'team.join': 'Joined the staff team from an invitation',
 }
 
 /** The person asks for their export (or staff ask for them: audited); a pending one is answered again. */
@@ -697,10 +699,11 @@ export async function collectPersonalData(db: DB, userId: string): Promise<Recor
     },
     'live-sessions.json': { registrations, attendance },
     'live-chats.json': await chatsOf(db, userId),
-    'staff-actions.json': (await auditEntriesAboutAccount(db, userId)).map(({ action, created_at }) => ({
+    'staff-actions.json': (await auditEntriesAboutAccount(db, userId)).map(({ action, actor_id, created_at }) => ({
       what: STAFF_ACTION_WORDS[action as AuditAction] ?? action,
       action,
-      by: 'Staff',
+      // Joining the team from an invitation is the person's own act; everything else here is our team's.
+      by: actor_id === userId ? 'You' : 'Staff',
       created_at,
     })),
   }

@@ -13,7 +13,10 @@ import { confirmTotpEnrolment, startTotpEnrolment } from '../../../src-server/au
 import { buildPendingExports, EXPORT_READY_SUBJECT, requestDataExport } from '../../../src-server/flows/data-export.ts'
 import { advanceClock, now, resetClock } from '../../../src-server/kernel/clock.ts'
 import { StorageFailure } from '../../../src-server/kernel/storage-failure.ts'
+import { latestMailTo } from '../../../src-server/mail/outbox.ts'
 import { createLocalStorage } from '../../../src-server/storage/storage.ts'
+import { acceptInvitation, INVITATION_MAIL_KIND, inviteMember } from '../../../src-server/team/invitations.ts'
+import { changeRole } from '../../../src-server/team/members.ts'
 import { seedBundle } from '../../support/bundles.ts'
 import { createCreator } from '../../support/creator-courses.ts'
 import { ownedCourse, sell } from '../../support/earnings.ts'
@@ -617,6 +620,24 @@ describe('download my data', () => {
     expect(all).not.toContain(viewer.email)
     expect(all).not.toContain(viewer.id)
     expect(strFromU8(files['README.txt'] as Uint8Array)).toContain('staff-actions.json')
+  })
+
+  it('says the person joined the staff team themselves, by "You", and a role change after by "Staff"', async () => {
+    const admin = await createUser(site.db, { role: 'admin' })
+    const email = `joiner-${Date.now()}@example.test`
+    await inviteMember(site.db, admin, 'http://storefront.test', { name: 'Jo Iner', email, role: 'viewer' })
+    const mail = await latestMailTo(site.db, email, INVITATION_MAIL_KIND)
+    const token = /\/admin\/accept-invite\?token=([a-z0-9]+)/.exec(mail!.text_body)![1]!
+    const joinerId = await acceptInvitation(site.db, token, 'a-strong-password')
+    await changeRole(site.db, admin, joinerId, 'editor')
+
+    const { files, all } = await exportOf(joinerId)
+    const actions = JSON.parse(strFromU8(files['staff-actions.json'] as Uint8Array))
+    expect(actions.map(({ what, action, by }: Record<string, string>) => ({ what, action, by }))).toEqual([
+      { what: 'Joined the staff team from an invitation', action: 'team.join', by: 'You' },
+      { what: 'Changed your staff role', action: 'team.role', by: 'Staff' },
+    ])
+    expect(all).not.toContain(admin.email)
   })
 
   it('asks the person to confirm it is them before queueing their export', async () => {
