@@ -259,6 +259,8 @@ export interface UsersTable {
   last_name: Generated<string>
   avatar_url: string | null
   role: Generated<'customer' | 'viewer' | 'editor' | 'admin' | 'super_admin'>
+  /** Whether their courses' news comes by e-mail: a drip section opening, a live session scheduled (on by default). */
+  course_update_mails: Generated<boolean>
   created_at: CreatedAt
   updated_at: UpdatedAt
 }

@@ -44,7 +44,8 @@ const README = `Your SkillForge data
 
 This archive holds everything SkillForge keeps about your account, as of the date it was made.
 
-profile.json            your account: name, e-mail address, role, when you joined, your sessions (device,
+profile.json            your account: name, e-mail address, role, when you joined, whether your courses' news
+                        comes by e-mail (course_update_mails), your sessions (device,
                         browser, approximate network, last active), sign-in methods, the schools whose
                         single sign-on signs you in, and passkeys (not their secrets)
 orders.json             your orders with their lines, payments, refunds, refund requests, coupons and the gifts
@@ -215,7 +216,17 @@ async function partOnCourse(
 export async function collectPersonalData(db: DB, userId: string): Promise<Record<string, Uint8Array>> {
   const person = await db
     .selectFrom('users')
-    .select(['id', 'email', 'email_verified', 'first_name', 'last_name', 'avatar_url', 'role', 'created_at'])
+    .select([
+      'id',
+      'email',
+      'email_verified',
+      'first_name',
+      'last_name',
+      'avatar_url',
+      'role',
+      'course_update_mails',
+      'created_at',
+    ])
     .where('id', '=', userId)
     .executeTakeFirstOrThrow()
   const [sessions, oauth, orders, items, refunds, invoices, creditNotes] = await Promise.all([

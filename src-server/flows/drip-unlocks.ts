@@ -73,6 +73,7 @@ function candidates(db: DB, now: Date, after: Key | null) {
         'h.began as heldSince',
         'u.email',
         'u.first_name as firstName',
+        'u.course_update_mails as wantsMail',
         'd.course_id as courseId',
         'c.title as courseTitle',
         'c.status as courseStatus',
@@ -133,6 +134,11 @@ export async function sweepDripUnlocks(
       if (!unlockedAt) continue
       const { userId, email, firstName, courseId, courseTitle, sectionId, sectionTitle } = row
       const unlock: DueUnlock = { userId, email, firstName, courseId, courseTitle, sectionId, sectionTitle, unlockedAt }
+      // Turned off on their account page: claimed unsent, so turning it on again does not mail every past opening.
+      if (!row.wantsMail) {
+        await claim(db, unlock)
+        continue
+      }
       const siteUrl = await siteUrlOf(unlock.courseId)
       if (await db.transaction().execute((trx) => sendUnlockMail(trx, unlock, siteUrl, claim))) sent++
     }

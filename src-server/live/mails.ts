@@ -6,8 +6,9 @@
 import { formatDate } from '../../src-shared/dates.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
+import { courseNewsFooter } from '../mail/course-news.ts'
 import { enqueueMail } from '../mail/outbox.ts'
-import { existingUserContact, userContacts } from '../users/contact.ts'
+import { courseNewsContacts, existingUserContact } from '../users/contact.ts'
 import { invitationIcs } from './calendar.ts'
 
 const base = (publicUrl: string) => publicUrl.replace(/\/$/, '')
@@ -154,12 +155,12 @@ export async function sendAnnouncements(trx: DB, sessionId: string, userIds: rea
   const what = `A live session is scheduled${course}: “${session.title}”, ${whenText(session.starts_at, session.time_zone)}, ${session.duration_minutes} minutes. As a learner of the course you may attend: register on ${livePage(siteUrl)} while seats are left.`
   let sent = 0
   for (let start = 0; start < userIds.length; start += 1000) {
-    for (const user of await userContacts(trx, userIds.slice(start, start + 1000))) {
+    for (const user of await courseNewsContacts(trx, userIds.slice(start, start + 1000))) {
       await enqueueMail(trx, {
         kind: 'live_announced',
         to: user.email,
         subject: `Live session${course}: ${session.title}`,
-        text: `Hi ${user.first_name || 'there'},\n\n${what}\n`,
+        text: `Hi ${user.first_name || 'there'},\n\n${what}\n${courseNewsFooter(siteUrl)}`,
       })
       sent += 1
     }

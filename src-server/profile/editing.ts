@@ -1,4 +1,5 @@
-// Profile changes: name, and the avatar image (stored through FileStorage; the previous file is removed).
+// Profile changes: name, e-mail preferences, and the avatar image (stored through FileStorage; the previous file is
+// removed).
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import type { ImageType } from '../storage/image.ts'
@@ -13,6 +14,25 @@ export async function updateProfileName(db: DB, userId: string, firstName: strin
     .set({ first_name: firstName, last_name: lastName, updated_at: clock.now() })
     .where('id', '=', userId)
     .execute()
+}
+
+/** What the person chose to receive by e-mail (the account page's E-mail preferences). */
+export async function mailPreferencesOf(db: DB, userId: string) {
+  const row = await db
+    .selectFrom('users')
+    .select('course_update_mails')
+    .where('id', '=', userId)
+    .executeTakeFirstOrThrow()
+  return { courseUpdates: row.course_update_mails }
+}
+
+export async function setMailPreferences(db: DB, userId: string, preferences: { courseUpdates: boolean }) {
+  await db
+    .updateTable('users')
+    .set({ course_update_mails: preferences.courseUpdates, updated_at: clock.now() })
+    .where('id', '=', userId)
+    .execute()
+  return mailPreferencesOf(db, userId)
 }
 
 /**

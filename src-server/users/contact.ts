@@ -13,12 +13,16 @@ export async function existingUserContact(db: DB, userId: string) {
   return contact
 }
 
-/** Several people's addresses and first names at once (a live session's announcement to a course's holders). */
-export function userContacts(db: DB, userIds: readonly string[]) {
+/**
+ * The addresses and first names of those of these people who take their courses' news by e-mail (a live session's
+ * announcement to a course's holders); one who turned it off on their account page is left out.
+ */
+export function courseNewsContacts(db: DB, userIds: readonly string[]) {
   if (userIds.length === 0) return Promise.resolve([])
   return db
     .selectFrom('users')
     .select(['id', 'email', 'first_name'])
     .where('id', 'in', [...userIds])
+    .where('course_update_mails', '=', true)
     .execute()
 }

@@ -32,3 +32,6 @@ export const verifyEmailInput = tokenInput.extend({ password: z.string().max(128
 export const resetPasswordInput = z.object({ token: z.string().min(10).max(128), password: newPassword })
 export const changePasswordInput = z.object({ currentPassword: z.string().min(1).max(128), newPassword })
 export const profileNameInput = z.object({ firstName: personName('First name'), lastName: personName('Last name') })
+
+/** The account page's E-mail preferences: whether a person's courses' news comes by e-mail. */
+export const mailPreferencesInput = z.object({ courseUpdates: z.boolean() }).strict()

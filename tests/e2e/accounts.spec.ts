@@ -212,6 +212,28 @@ test.describe('account page', () => {
     await expect(page.getByRole('menuitem', { name: 'My Account' })).toBeVisible()
   })
 
+  test('turns course news by e-mail off and on, kept after a reload', async ({ page, login, db }) => {
+    const user = await login()
+    await page.goto('/account')
+    const preferences = page.getByRole('region', { name: 'E-mail preferences' })
+    const courseNews = preferences.getByRole('checkbox', { name: 'Course news by e-mail' })
+    await expect(courseNews).toBeChecked()
+    // With the keyboard: the switch takes Space.
+    await courseNews.focus()
+    await page.keyboard.press('Space')
+    await expect(page.getByText('You will no longer get your courses’ news by e-mail.')).toBeVisible()
+    await expect(courseNews).not.toBeChecked()
+    const stored = () =>
+      db.selectFrom('users').select('course_update_mails').where('id', '=', user.id).executeTakeFirstOrThrow()
+    expect(await stored()).toEqual({ course_update_mails: false })
+    await page.reload()
+    await expect(courseNews).not.toBeChecked()
+    await preferences.getByText('Course news by e-mail').click()
+    await expect(page.getByText('You will get your courses’ news by e-mail.')).toBeVisible()
+    await expect(courseNews).toBeChecked()
+    expect(await stored()).toEqual({ course_update_mails: true })
+  })
+
   test('pages pass the Content-Security-Policy', async ({ page, login }) => {
     // Every violation the browser reports, on every page load.
     await page.addInitScript(() => {

@@ -1,10 +1,9 @@
 // A course setting the owner switches on or off in the studio (Details tab): Premium inclusion, offline saving.
 // Co-instructors see the state only.
-import { type QueryKey, type UseQueryResult, useQueryClient } from '@tanstack/react-query'
+import type { UseQueryResult } from '@tanstack/react-query'
 import type { ReactNode } from 'react'
 import { ErrorState, LoadingState } from '#client/components/ui/states.tsx'
 import { ToggleSwitch } from '#client/components/ui/ToggleSwitch.tsx'
-import { notify, notifyError } from '#client/components/ui/toaster.tsx'
 import { css } from '#styled-system/css'
 
 const box = css({
@@ -70,19 +69,4 @@ export function CourseSwitch({
       )}
     </section>
   )
-}
-
-/**
- * The callbacks of a switch's save (spread into its mutation's options): the setting's queries (`refresh`) loaded
- * again, then a toast of what the setting is now (`said`); a refusal is a toast too.
- */
-export function useSwitchSaved<Result>(refresh: QueryKey, said: (result: Result) => string) {
-  const queryClient = useQueryClient()
-  return {
-    onSuccess: async (result: Result) => {
-      await queryClient.invalidateQueries({ queryKey: refresh })
-      notify('success', said(result))
-    },
-    onError: (error: unknown) => notifyError(error),
-  }
 }

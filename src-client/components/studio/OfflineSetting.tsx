@@ -1,8 +1,9 @@
 // The course's offline switch (Details tab): the owner lets the course's buyers save its lessons for offline viewing
 // (Premium members always may, for courses in Premium).
 import { useMutation, useQuery } from '@tanstack/react-query'
+import { useSwitchSaved } from '#client/components/ui/ToggleSwitch.tsx'
 import { useTRPC } from '#client/lib/use-trpc.ts'
-import { CourseSwitch, useSwitchSaved } from './CourseSwitch.tsx'
+import { CourseSwitch } from './CourseSwitch.tsx'
 
 export function OfflineSetting({ courseId }: { courseId: string }) {
   const trpc = useTRPC()

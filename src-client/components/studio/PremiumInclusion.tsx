@@ -1,8 +1,9 @@
 // The course's Premium switch (Details tab): the owner includes the course in Premium — it then opens to Premium
 // members and earns a share of the monthly Premium pool by the minutes they watch — or takes it out.
 import { useMutation, useQuery } from '@tanstack/react-query'
+import { useSwitchSaved } from '#client/components/ui/ToggleSwitch.tsx'
 import { useTRPC } from '#client/lib/use-trpc.ts'
-import { CourseSwitch, useSwitchSaved } from './CourseSwitch.tsx'
+import { CourseSwitch } from './CourseSwitch.tsx'
 
 export function PremiumInclusion({ courseId }: { courseId: string }) {
   const trpc = useTRPC()

@@ -1,8 +1,10 @@
 // An on/off switch (Ark UI Switch): a real checkbox underneath, so it works with the keyboard; the ring shows when
 // that hidden input has keyboard focus, and the track keeps a 3:1 edge when off (WCAG 1.4.11).
 import { Switch } from '@ark-ui/react/switch'
+import { type QueryKey, useQueryClient } from '@tanstack/react-query'
 import type { ReactNode } from 'react'
 import { css } from '#styled-system/css'
+import { notify, notifyError } from './toaster.tsx'
 
 export function ToggleSwitch({
   checked,
@@ -63,4 +65,19 @@ export function ToggleSwitch({
       <Switch.HiddenInput />
     </Switch.Root>
   )
+}
+
+/**
+ * The callbacks of a switch's save (spread into its mutation's options): the setting's queries (`refresh`) loaded
+ * again, then a toast of what the setting is now (`said`); a refusal is a toast too.
+ */
+export function useSwitchSaved<Result>(refresh: QueryKey, said: (result: Result) => string) {
+  const queryClient = useQueryClient()
+  return {
+    onSuccess: async (result: Result) => {
+      await queryClient.invalidateQueries({ queryKey: refresh })
+      notify('success', said(result))
+    },
+    onError: (error: unknown) => notifyError(error),
+  }
 }

@@ -1,5 +1,6 @@
 import { createFileRoute, Link } from '@tanstack/react-router'
 import { ChangePasswordSection } from '#client/components/account/ChangePasswordSection.tsx'
+import { MailPreferencesSection } from '#client/components/account/MailPreferencesSection.tsx'
 import { ProfileSection } from '#client/components/account/ProfileSection.tsx'
 import { WaitingGifts } from '#client/components/gifts/GiftClaim.tsx'
 import { MyGifts } from '#client/components/gifts/MyGifts.tsx'
@@ -20,6 +21,7 @@ export const Route = createFileRoute('/_auth/account')({
       queryClient.prefetchQuery(trpc.serviceOrders.mine.queryOptions()),
       queryClient.prefetchQuery(trpc.gifts.mine.queryOptions()),
       queryClient.prefetchQuery(trpc.gifts.waiting.queryOptions()),
+      queryClient.prefetchQuery(trpc.profile.mailPreferences.queryOptions()),
     ]),
   head: () => ({ meta: [{ title: 'My Account | SkillForge' }] }),
   component: AccountPage,
@@ -43,6 +45,7 @@ function AccountPage() {
         {user ? <WaitingGifts email={user.email} inCard /> : null}
         <ProfileSection />
         <ChangePasswordSection />
+        <MailPreferencesSection />
         <PurchasesSections />
         <MyGifts />
       </Container>

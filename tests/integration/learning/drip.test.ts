@@ -121,6 +121,30 @@ describe('a section dripped 7 days after enrolment', () => {
     expect(new Set(sent.map((m) => m.to_address)).size).toBe(sent.length)
   })
 
+  it('mails no one who turned course news off, nor their past openings once they turn it on again', async () => {
+    const { sectionId } = await dripTarget()
+    await setDrip(sectionId, 7)
+    const { user: quiet } = await buyerOfCourse(site.db, COURSE)
+    const { user: keen } = await buyerOfCourse(site.db, COURSE)
+    const quietCaller = await callerAs(site.db, quiet)
+    expect(await quietCaller.profile.mailPreferences()).toEqual({ courseUpdates: true })
+    expect(await quietCaller.profile.setMailPreferences({ courseUpdates: false })).toEqual({ courseUpdates: false })
+    await expect((await callerAs(site.db, null)).profile.mailPreferences()).rejects.toMatchObject({
+      code: 'UNAUTHORIZED',
+    })
+
+    await advanceClock(7 * DAY + 3600)
+    await sweepDripUnlocks(site.db, URL)
+    expect(await dripMails(quiet.email)).toEqual([])
+    const [mail] = await dripMails(keen.email)
+    expect(mail?.text_body).toContain(`E-mail preferences: ${URL}/account`)
+
+    // Turned on again: the section that opened meanwhile is not news to mail now.
+    await quietCaller.profile.setMailPreferences({ courseUpdates: true })
+    await sweepDripUnlocks(site.db, URL)
+    expect(await dripMails(quiet.email)).toEqual([])
+  })
+
   it('moves pending unlocks when the schedule changes, takes the later of days and date, and can be removed', async () => {
     const { sectionId, lessonId } = await dripTarget()
     await setDrip(sectionId, 10)

@@ -531,8 +531,12 @@ describe('finding a course’s sessions (decision 0142)', () => {
     await site.db.updateTable('live_sessions').set({ announced_at: now() }).where('announced_at', 'is', null).execute()
     const holder = await createUser(site.db, { firstName: 'Hal' })
     const early = await createUser(site.db, { firstName: 'Ely' })
+    const quiet = await createUser(site.db, { firstName: 'Quin' })
     await buyerOfCourse(site.db, COURSE, holder)
     await buyerOfCourse(site.db, COURSE, early)
+    await buyerOfCourse(site.db, COURSE, quiet)
+    // Quin turned course news off on the account page.
+    await (await as(quiet)).profile.setMailPreferences({ courseUpdates: false })
     const title = 'Announced office hours'
     const { id } = await (await as(instructor)).live.schedule({
       courseId: COURSE,
@@ -561,6 +565,9 @@ describe('finding a course’s sessions (decision 0142)', () => {
     expect(mail?.text_body).toContain('45 minutes')
     expect(mail?.text_body).toContain('http://localhost:3000/live')
     expect(mail?.text_body).not.toContain('meet.example.com')
+    // Why it came and where to stop it.
+    expect(mail?.text_body).toContain('E-mail preferences: http://localhost:3000/account')
+    expect(await announced(quiet.email, title)).toEqual([])
     expect(await announced(early.email, title)).toEqual([])
     expect(await announced(premium.email, title)).toEqual([])
     expect(await announced(instructor.email, title)).toEqual([])
