@@ -14,16 +14,25 @@ const signup = signupFields
 const linksTo = (email: string) => verificationLinksTo(site.db, email)
 const account = (email: string) => accountOf(site.db, email)
 
+/** The owner signs up with the address first, from their browser, then a stranger with the same address from theirs. */
+async function ownerThenStranger(email: string, ownerIp: string, strangerIp: string, passwords: [string, string]) {
+  const owner = browser(ownerIp)
+  await owner.call('auth.signup', signup(email, passwords[0], 'Olivia'))
+  const [ownersLink] = await linksTo(email)
+  const stranger = browser(strangerIp)
+  await stranger.call('auth.signup', signup(email, passwords[1], 'Eve'))
+  return { owner, ownersLink: ownersLink!, stranger }
+}
+
 describe('a resent verification link', () => {
   afterEach(() => resetClock())
 
   it('lets nobody else’s resend end the owner’s link, and the owner’s resend carries the owner’s sign-up', async () => {
     const email = `resend-race-${Date.now()}@example.test`
-    const owner = browser('198.51.100.18')
-    await owner.call('auth.signup', signup(email, 'owners-password-2', 'Olivia'))
-    const [ownersLink] = await linksTo(email)
-    const stranger = browser('198.51.100.19')
-    await stranger.call('auth.signup', signup(email, 'strangers-pass-2', 'Eve'))
+    const { owner, ownersLink, stranger } = await ownerThenStranger(email, '198.51.100.18', '198.51.100.19', [
+      'owners-password-2',
+      'strangers-pass-2',
+    ])
     // The stranger asks for resends, from their browser and from one without cookies: the owner's link lives on.
     await stranger.call('auth.resendVerification', { email })
     await browser('198.51.100.20').call('auth.resendVerification', { email })
@@ -45,11 +54,10 @@ describe('a resent verification link', () => {
 
   it('keeps the owner’s first link working after a stranger’s resend', async () => {
     const email = `resend-spoil-${Date.now()}@example.test`
-    const owner = browser('198.51.100.21')
-    await owner.call('auth.signup', signup(email, 'owners-password-3', 'Olivia'))
-    const [ownersLink] = await linksTo(email)
-    const stranger = browser('198.51.100.22')
-    await stranger.call('auth.signup', signup(email, 'strangers-pass-3', 'Eve'))
+    const { owner, ownersLink, stranger } = await ownerThenStranger(email, '198.51.100.21', '198.51.100.22', [
+      'owners-password-3',
+      'strangers-pass-3',
+    ])
     await stranger.call('auth.resendVerification', { email })
     expect((await owner.call('auth.verifyEmail', { token: ownersLink })).data).toMatchObject({
       message: AUTH_MESSAGES.emailVerified,
