@@ -898,7 +898,7 @@ export interface AuthTokensTable {
   token_hash: string
   user_id: string
   /** confirm_action: an e-mailed code that stands in for the password of an account without one. */
-  purpose: 'verify_email' | 'reset_password' | 'confirm_action'
+  purpose: 'verify_email' | 'reset_password' | 'confirm_action' | 'change_email'
   expires_at: Date
   used_at: Date | null
   /** verify_email: the password hash and names of the sign-up that asked for this link, applied when it is used. */
@@ -907,6 +907,8 @@ export interface AuthTokensTable {
   signup_last_name: string | null
   /** verify_email: SHA-256 (hex) of the signing-up browser's cookie; elsewhere the link asks for the sign-up's password. */
   signup_browser_hash: string | null
+  /** change_email: the address the link proves, which the account moves to when it is used (else null). */
+  new_email: string | null
   created_at: CreatedAt
 }
 

@@ -15,6 +15,7 @@ import { Route as AboutRouteImport } from './routes/about'
 import { Route as BlogRouteImport } from './routes/blog'
 import { Route as CareersRouteImport } from './routes/careers'
 import { Route as CartRouteImport } from './routes/cart'
+import { Route as ChangeEmailRouteImport } from './routes/change-email'
 import { Route as ContactRouteImport } from './routes/contact'
 import { Route as CookiesRouteImport } from './routes/cookies'
 import { Route as ExamplesRouteImport } from './routes/examples'
@@ -149,6 +150,11 @@ const CareersRoute = CareersRouteImport.update({
 const CartRoute = CartRouteImport.update({
   id: '/cart',
   path: '/cart',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const ChangeEmailRoute = ChangeEmailRouteImport.update({
+  id: '/change-email',
+  path: '/change-email',
   getParentRoute: () => rootRouteImport,
 } as any)
 const ContactRoute = ContactRouteImport.update({
@@ -703,6 +709,7 @@ export interface FileRoutesByFullPath {
   '/blog': typeof BlogRoute
   '/careers': typeof CareersRoute
   '/cart': typeof CartRoute
+  '/change-email': typeof ChangeEmailRoute
   '/contact': typeof ContactRoute
   '/cookies': typeof CookiesRoute
   '/examples': typeof ExamplesRoute
@@ -815,6 +822,7 @@ export interface FileRoutesByTo {
   '/blog': typeof BlogRoute
   '/careers': typeof CareersRoute
   '/cart': typeof CartRoute
+  '/change-email': typeof ChangeEmailRoute
   '/contact': typeof ContactRoute
   '/cookies': typeof CookiesRoute
   '/examples': typeof ExamplesRoute
@@ -928,6 +936,7 @@ export interface FileRoutesById {
   '/blog': typeof BlogRoute
   '/careers': typeof CareersRoute
   '/cart': typeof CartRoute
+  '/change-email': typeof ChangeEmailRoute
   '/contact': typeof ContactRoute
   '/cookies': typeof CookiesRoute
   '/examples': typeof ExamplesRoute
@@ -1043,6 +1052,7 @@ export interface FileRouteTypes {
     | '/blog'
     | '/careers'
     | '/cart'
+    | '/change-email'
     | '/contact'
     | '/cookies'
     | '/examples'
@@ -1155,6 +1165,7 @@ export interface FileRouteTypes {
     | '/blog'
     | '/careers'
     | '/cart'
+    | '/change-email'
     | '/contact'
     | '/cookies'
     | '/examples'
@@ -1267,6 +1278,7 @@ export interface FileRouteTypes {
     | '/blog'
     | '/careers'
     | '/cart'
+    | '/change-email'
     | '/contact'
     | '/cookies'
     | '/examples'
@@ -1382,6 +1394,7 @@ export interface RootRouteChildren {
   BlogRoute: typeof BlogRoute
   CareersRoute: typeof CareersRoute
   CartRoute: typeof CartRoute
+  ChangeEmailRoute: typeof ChangeEmailRoute
   ContactRoute: typeof ContactRoute
   CookiesRoute: typeof CookiesRoute
   ExamplesRoute: typeof ExamplesRoute
@@ -1465,6 +1478,13 @@ declare module '@tanstack/react-router' {
       path: '/cart'
       fullPath: '/cart'
       preLoaderRoute: typeof CartRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/change-email': {
+      id: '/change-email'
+      path: '/change-email'
+      fullPath: '/change-email'
+      preLoaderRoute: typeof ChangeEmailRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/contact': {
@@ -2393,6 +2413,7 @@ const rootRouteChildren: RootRouteChildren = {
   BlogRoute: BlogRoute,
   CareersRoute: CareersRoute,
   CartRoute: CartRoute,
+  ChangeEmailRoute: ChangeEmailRoute,
   ContactRoute: ContactRoute,
   CookiesRoute: CookiesRoute,
   ExamplesRoute: ExamplesRoute,

@@ -64,6 +64,7 @@ export const SCHOOL_SITE_SEGMENTS = {
   terms: 'school',
   'two-factor': 'school',
   'verify-email': 'school',
+  'change-email': 'school',
 } as const satisfies Record<
   string,
   | 'school'

@@ -34,3 +34,27 @@ export function alreadyRegisteredMail(to: string, publicUrl: string): OutgoingMa
     text: `Someone tried to create a SkillForge account with this email address, which already has one.\n\nLog in: ${publicUrl}/login\nForgot your password? ${publicUrl}/forgot-password\n\nIf it was not you, you can ignore this message.\n`,
   }
 }
+
+/**
+ * The link that moves an account to a new address, mailed to that address (following it proves the mailbox). Like the
+ * verification mail it carries nothing the requester typed but the address itself.
+ */
+export function emailChangeMail(to: string, publicUrl: string, token: string): OutgoingMail {
+  const link = `${publicUrl}/change-email?token=${token}`
+  return {
+    kind: 'change_email',
+    to,
+    subject: 'Confirm your new e-mail address',
+    text: `Someone asked to move a SkillForge account to this e-mail address.\n\nTo confirm it is yours and make it the account's address, open this link:\n\n${link}\n\nThe link works once and expires in 1 hour. If it was not you, ignore this message: nothing changes without it.\n`,
+  }
+}
+
+/** Sent instead of a change link when the new address already has an account of its own: nothing moves. */
+export function emailChangeTakenMail(to: string, publicUrl: string): OutgoingMail {
+  return {
+    kind: 'change_email_taken',
+    to,
+    subject: 'This address already has a SkillForge account',
+    text: `Someone asked to move a SkillForge account to this e-mail address, which already has an account of its own, so nothing changed.\n\nLog in: ${publicUrl}/login\nForgot your password? ${publicUrl}/forgot-password\n\nIf it was not you, you can ignore this message.\n`,
+  }
+}

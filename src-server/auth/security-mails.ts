@@ -10,6 +10,7 @@ export const SECURITY_MAIL_KINDS = {
   twoFactorOff: 'security-2fa-off',
   recoveryCodeUsed: 'security-recovery-code-used',
   passwordChanged: 'security-password-changed',
+  emailChanged: 'security-email-changed',
 } as const
 
 const NOT_YOU = (publicUrl: string) =>
@@ -65,4 +66,28 @@ export function queuePasswordChangedNotice(db: DB, userId: string, publicUrl: st
     '',
     `If this was not you, reset your password now: ${publicUrl}/forgot-password`,
   ])
+}
+
+/**
+ * To the address an account just left (the account's mail goes to the new one from now on). The new address is shown
+ * in part only: whoever reads the old mailbox learns where the account went without being handed a full address.
+ */
+export function emailChangedNotice(oldEmail: string, newEmail: string, publicUrl: string) {
+  return {
+    kind: SECURITY_MAIL_KINDS.emailChanged,
+    to: oldEmail,
+    subject: 'Your SkillForge e-mail address was changed',
+    text: [
+      `The e-mail address of your SkillForge account was just changed to ${maskedEmail(newEmail)}. Sign-in and all mail about the account now use that address, and this one gets nothing more from us about it.`,
+      '',
+      `If this was not you, write to us at once: ${publicUrl}/contact`,
+      '',
+    ].join('\n'),
+  }
+}
+
+/** "ad•••@example.com": the first two letters of the mailbox and the whole domain. */
+export function maskedEmail(email: string): string {
+  const at = email.lastIndexOf('@')
+  return `${email.slice(0, Math.min(2, Math.max(at, 0)))}•••${email.slice(at)}`
 }

@@ -1,4 +1,4 @@
-// Single-use, expiring tokens for e-mail verification and password reset. Only SHA-256 of a token is stored;
+// Single-use, expiring tokens for e-mail verification, password reset and moving an account to a new address. Only SHA-256 of a token is stored;
 // consuming one is a single UPDATE … WHERE unused AND unexpired, so a token can never be used twice.
 
 import { sha256 } from '@oslojs/crypto/sha2'
@@ -7,12 +7,13 @@ import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { randomToken } from '../kernel/random-token.ts'
 
-export type TokenPurpose = 'verify_email' | 'reset_password' | 'confirm_action'
+export type TokenPurpose = 'verify_email' | 'reset_password' | 'confirm_action' | 'change_email'
 
 export const TOKEN_TTL_MS: Record<TokenPurpose, number> = {
   verify_email: 24 * 60 * 60 * 1000,
   reset_password: 60 * 60 * 1000,
   confirm_action: 15 * 60 * 1000,
+  change_email: 60 * 60 * 1000,
 }
 
 export function hashToken(token: string): string {
@@ -59,7 +60,40 @@ const SIGNUP_COLUMNS = ['signup_password_hash', 'signup_first_name', 'signup_las
  * its own sign-up's password, so a stranger's sign-up with the same address cannot replace the owner's.
  */
 export function issueSignupToken(db: DB, userId: string, signup: SignupCredentials, now = clock.now()) {
-  return insertToken(db, userId, 'verify_email', now, 25, signup)
+  return insertToken(db, userId, 'verify_email', now, 25, {
+    signup_password_hash: signup.passwordHash,
+    signup_first_name: signup.firstName,
+    signup_last_name: signup.lastName,
+    signup_browser_hash: signup.browserHash,
+  })
+}
+
+/**
+ * A link that moves the account to `newEmail` when used, mailed to that address (which it proves). The user's earlier
+ * unused change links stop working: only the newest address asked for can be moved to.
+ */
+export async function issueEmailChangeToken(db: DB, userId: string, newEmail: string, now = clock.now()) {
+  await deletePendingTokens(db, userId, 'change_email')
+  return insertToken(db, userId, 'change_email', now, 25, { new_email: newEmail })
+}
+
+/** The address a live change link of the user waits to prove, or null. */
+export async function pendingEmailChange(db: DB, userId: string, now = clock.now()) {
+  const row = await db
+    .selectFrom('auth_tokens')
+    .select(['new_email', 'expires_at'])
+    .where('user_id', '=', userId)
+    .where('purpose', '=', 'change_email')
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst()
+  return row?.new_email ? { email: row.new_email, expiresAt: row.expires_at } : null
+}
+
+/** Uses a change link: its user and the address it proves, or null when it is unknown, used or expired. */
+export async function consumeEmailChangeToken(db: DB, token: string, now = clock.now()) {
+  const row = await takeToken(db, token, 'change_email', now)
+  return row?.new_email ? { userId: row.user_id, newEmail: row.new_email } : null
 }
 
 async function insertToken(
@@ -68,7 +102,8 @@ async function insertToken(
   purpose: TokenPurpose,
   now: Date,
   byteLength: number,
-  signup?: SignupCredentials,
+  /** What the link carries besides its user: a sign-up's credentials, or the address it moves the account to. */
+  carried: Partial<Record<(typeof SIGNUP_COLUMNS)[number] | 'new_email', string | null>> = {},
 ): Promise<string> {
   const token = randomToken(byteLength)
   await db
@@ -78,14 +113,7 @@ async function insertToken(
       user_id: userId,
       purpose,
       expires_at: new Date(now.getTime() + TOKEN_TTL_MS[purpose]),
-      ...(signup
-        ? {
-            signup_password_hash: signup.passwordHash,
-            signup_first_name: signup.firstName,
-            signup_last_name: signup.lastName,
-            signup_browser_hash: signup.browserHash,
-          }
-        : {}),
+      ...carried,
     })
     .execute()
   return token
@@ -177,7 +205,7 @@ function takeToken(db: DB, token: string, purpose: TokenPurpose, now: Date) {
     .where('purpose', '=', purpose)
     .where('used_at', 'is', null)
     .where('expires_at', '>', now)
-    .returning(['user_id', ...SIGNUP_COLUMNS])
+    .returning(['user_id', 'new_email', ...SIGNUP_COLUMNS])
     .executeTakeFirst()
 }
 

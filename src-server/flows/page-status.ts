@@ -45,6 +45,7 @@ export const PAGE_ROUTES: readonly { path: string; exists?: Exists }[] = [
     '/terms',
     '/two-factor',
     '/verify-email',
+    '/change-email',
     '/gifts/new',
     '/gifts/claim',
     '/cart/restore',

@@ -1,5 +1,5 @@
 // Forms the browser sends itself, before the page's JavaScript has arrived or without it (issue 27): sign-up, log-in
-// (shop and admin) and its code step, the two password pages, the e-mail verification link's page and the contact
+// (shop and admin) and its code step, the two password pages, the e-mail verification and address change links' pages and the contact
 // form post to their page's own address. Each runs the very procedure the
 // hydrated page calls through tRPC, in-process with the request's context (its session, address and limits), then
 // redirects (303) or renders the page again with the answer (src-shared/native-form.ts). No rule lives here.
@@ -111,6 +111,14 @@ const FORMS: NativeForm[] = [
       }
       const password = fields.password || undefined
       return { done: (await caller.auth.verifyEmail({ token: fields.token ?? '', password })).message }
+    },
+  },
+  {
+    // The new-address link's page (decision 0157): without JavaScript its button posts the token here.
+    path: '/change-email',
+    fallbackError: GENERIC_ERROR,
+    async run(caller, fields) {
+      return { done: (await caller.profile.confirmEmailChange({ token: fields.token ?? '' })).message }
     },
   },
   {

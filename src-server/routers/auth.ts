@@ -33,18 +33,10 @@ import { giftsWaitingFor } from '../flows/gift-delivery.ts'
 import { ssoForHost } from '../flows/school-sso.ts'
 import { signInUnlessHeld } from '../flows/sso-hold.ts'
 import { loginFailuresFromAddress, reserveAttempt } from '../security/attempts.ts'
-import { allowAttempt, RATE_RULES, type RateRule } from '../security/rate-limit.ts'
+import { RATE_RULES } from '../security/rate-limit.ts'
 import { type Context, passwordsTypedHere } from '../trpc/context.ts'
 import { authedProcedure, publicProcedure, router } from '../trpc/init.ts'
-
-const limiterDown = (ctx: Context) => (error: unknown) =>
-  ctx.log.warn({ err: error }, 'rate limiter unavailable; attempt allowed')
-
-async function enforceLimit(ctx: Context, rule: RateRule, key: string) {
-  if (!(await allowAttempt(ctx.limiter, rule, key, limiterDown(ctx)))) {
-    throw new TRPCError({ code: 'TOO_MANY_REQUESTS', message: AUTH_MESSAGES.tooManyAttempts })
-  }
-}
+import { enforceLimit, limiterDown } from '../trpc/security-pace.ts'
 
 /**
  * Under a school's own domain no password is typed (decision 0063): its owner controls where the name points. Log-in

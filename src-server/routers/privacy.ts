@@ -27,6 +27,7 @@ const CONFIRMED_ACTION_TEXT: Record<ConfirmedAction, string> = {
   'create-api-key': 'create an API key for a school',
   'add-webhook-endpoint': 'add a webhook endpoint for a school',
   'webhook-secret': 'reveal or rotate a webhook endpoint’s signing secret',
+  'change-email': 'move your account to another e-mail address',
 }
 
 export const privacyRouter = router({

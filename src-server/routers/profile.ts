@@ -1,8 +1,14 @@
 // The signed-in user's own profile. The avatar upload is a plain route (multipart): http/avatar.ts.
-import { mailPreferencesInput, profileNameInput } from '../../src-shared/schemas/auth.ts'
+import { emailChangeInput, mailPreferencesInput, profileNameInput, tokenInput } from '../../src-shared/schemas/auth.ts'
+import { confirmAction, confirmationMethod } from '../auth/confirm-action.ts'
 import { loadMe } from '../auth/me.ts'
+import { twoFactorSettings } from '../auth/two-factor.ts'
+import { confirmEmailChange, emailChangeStatus, requestEmailChange } from '../flows/email-change.ts'
 import { mailPreferencesOf, setMailPreferences, updateProfileName } from '../profile/editing.ts'
-import { authedProcedure, router } from '../trpc/init.ts'
+import { RATE_RULES } from '../security/rate-limit.ts'
+import { passwordsTypedHere } from '../trpc/context.ts'
+import { authedProcedure, publicProcedure, router } from '../trpc/init.ts'
+import { enforceLimit, paceSecurityTries } from '../trpc/security-pace.ts'
 
 export const profileRouter = router({
   updateName: authedProcedure.input(profileNameInput).mutation(async ({ ctx, input }) => {
@@ -17,4 +23,24 @@ export const profileRouter = router({
   setMailPreferences: authedProcedure
     .input(mailPreferencesInput)
     .mutation(({ ctx, input }) => setMailPreferences(ctx.db, ctx.user.id, input)),
+
+  /** Whether the address may be changed here, the link waiting (if any), and how the change is confirmed. */
+  emailChange: authedProcedure.query(async ({ ctx }) => ({
+    ...(await emailChangeStatus(ctx.db, ctx.user.id)),
+    confirm: await confirmationMethod(ctx.db, ctx.user.id, passwordsTypedHere(ctx)),
+  })),
+
+  /** Mails a link to the new address after a fresh proof; the account moves when the link is used (decision 0157). */
+  requestEmailChange: authedProcedure.input(emailChangeInput).mutation(async ({ ctx, input }) => {
+    await paceSecurityTries(ctx, ctx.user.id)
+    await confirmAction(ctx.db, ctx.user.id, input, twoFactorSettings(ctx.config), passwordsTypedHere(ctx))
+    await enforceLimit(ctx, RATE_RULES.emailChangePerAddress, `email-change-to:${input.newEmail.toLowerCase()}`)
+    return requestEmailChange(ctx.db, ctx.user.id, input.newEmail, ctx.publicUrl)
+  }),
+
+  /** Uses the mailed link (opened in any browser, signed in or not: the link alone proves the new mailbox). */
+  confirmEmailChange: publicProcedure.input(tokenInput).mutation(async ({ ctx, input }) => {
+    await enforceLimit(ctx, RATE_RULES.passwordResetUse, `email-change-use:${ctx.clientIp}`)
+    return confirmEmailChange(ctx.db, input.token, ctx.publicUrl)
+  }),
 })

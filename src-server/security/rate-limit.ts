@@ -46,6 +46,8 @@ export const RATE_RULES = {
   /** 'Resend verification e-mail': per client address, and per address mailed (nobody floods one inbox). */
   verificationResend: { max: 5, windowMs: 15 * 60_000 },
   verificationResendPerEmail: { max: 3, windowMs: 60 * 60_000 },
+  /** Links to move an account to a new address, per address mailed (nobody floods one inbox from many accounts). */
+  emailChangePerAddress: { max: 3, windowMs: 60 * 60_000 },
   upload: { max: 10, windowMs: 60_000 },
   /** Contact form messages per client address (each one stores a row and mails the staff). */
   contact: { max: 5, windowMs: 60 * 60_000 },

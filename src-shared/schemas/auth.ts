@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { AUTH_MESSAGES } from '../auth.ts'
 import { PASSWORD_MIN_LENGTH } from '../constants.ts'
 import { personName } from './person-name.ts'
+import { actionProofInput } from './privacy.ts'
 
 const email = z.string().trim().min(1, 'Email is required').max(254).pipe(z.email('Please enter a valid email address'))
 const newPassword = z
@@ -35,3 +36,7 @@ export const profileNameInput = z.object({ firstName: personName('First name'), 
 
 /** The account page's E-mail preferences: whether a person's courses' news comes by e-mail. */
 export const mailPreferencesInput = z.object({ courseUpdates: z.boolean() }).strict()
+
+/** Moving the account to another address: the new address, and a fresh proof (as for the other sensitive actions). */
+export const emailChangeInput = actionProofInput.extend({ newEmail: email })
+export type EmailChangeInput = z.infer<typeof emailChangeInput>

@@ -21,7 +21,8 @@ export const requestExportInput = actionProofInput
 
 /**
  * What an e-mailed confirmation code confirms (only the e-mail's wording differs): deleting the account, a data export,
- * linking a school's sign-in, creating a school's API key, adding a webhook endpoint, revealing or rotating its secret.
+ * linking a school's sign-in, creating a school's API key, adding a webhook endpoint, revealing or rotating its secret,
+ * moving the account to another e-mail address.
  */
 export const CONFIRMED_ACTIONS = [
   'delete-account',
@@ -30,6 +31,7 @@ export const CONFIRMED_ACTIONS = [
   'create-api-key',
   'add-webhook-endpoint',
   'webhook-secret',
+  'change-email',
 ] as const
 export type ConfirmedAction = (typeof CONFIRMED_ACTIONS)[number]
 export const confirmationCodeInput = z

@@ -234,6 +234,36 @@ test.describe('account page', () => {
     expect(await stored()).toEqual({ course_update_mails: true })
   })
 
+  test('moves the account to another address once the link mailed there is opened', async ({ page, login, db }) => {
+    const user = await login()
+    const newAddress = `moved-${unique()}@example.test`
+    await page.goto('/account')
+    const card = page.getByRole('region', { name: 'E-mail address' })
+    await expect(card.getByText(`You sign in with ${user.email}`)).toBeVisible()
+    await card.getByLabel('New e-mail address').fill(user.email.toUpperCase())
+    await card.getByLabel('Your password').fill(user.password)
+    await card.getByRole('button', { name: 'Send confirmation link' }).click()
+    await expect(card.getByText('That is already your e-mail address.')).toBeVisible()
+    await expect(card.getByLabel('New e-mail address')).toHaveAttribute('aria-invalid', 'true')
+
+    await card.getByLabel('New e-mail address').fill(newAddress)
+    await card.getByLabel('Your password').fill(user.password)
+    await card.getByRole('button', { name: 'Send confirmation link' }).click()
+    await expect(card.getByTestId('email-change-pending')).toContainText(newAddress)
+    // Nothing moved yet.
+    await expect(page.getByTestId('profile-email')).toHaveText(user.email)
+
+    await page.goto(await mailedLink(db, newAddress, '/change-email'))
+    await expect(page.getByText(`Your account’s e-mail address is now ${newAddress}.`)).toBeVisible()
+    // The token is taken out of the address bar.
+    await expect(page).toHaveURL(/\/change-email$/)
+    await page.getByRole('link', { name: 'Go to My Account' }).click()
+    await expect(page.getByTestId('profile-email')).toHaveText(newAddress)
+    await expect(page.getByRole('region', { name: 'E-mail address' }).getByTestId('email-change-pending')).toHaveCount(
+      0,
+    )
+  })
+
   test('pages pass the Content-Security-Policy', async ({ page, login }) => {
     // Every violation the browser reports, on every page load.
     await page.addInitScript(() => {

@@ -6,7 +6,7 @@ import type { Page, Request } from '@playwright/test'
 import type { Kysely } from 'kysely'
 import type { Database } from '../../db/types.ts'
 import { hashPassword } from '../../src-server/auth/password.ts'
-import { hashToken, issueSignupToken, issueToken } from '../../src-server/auth/tokens.ts'
+import { hashToken, issueEmailChangeToken, issueSignupToken, issueToken } from '../../src-server/auth/tokens.ts'
 import { AUTH_MESSAGES } from '../../src-shared/auth.ts'
 import { createCreator, createCreatorCourse } from '../support/creator-courses.ts'
 import { ownedCourse } from '../support/earnings.ts'
@@ -95,6 +95,23 @@ test.describe('with JavaScript off', () => {
     await expect(page).toHaveURL(/\/pricing$/)
     expect((await page.context().cookies()).some((cookie) => cookie.name === 'session')).toBe(true)
     expect(urls.filter((url) => url.includes(PASSWORD) || url.includes('wrong-password'))).toEqual([])
+  })
+
+  test('the link mailed to a new address moves the account with a button (decision 0157)', async ({ page, db }) => {
+    const urls = recordUrls(page)
+    const user = await createUser(db, { password: PASSWORD })
+    const newAddress = `nojs-moved-${unique()}@example.com`
+    const token = await issueEmailChangeToken(db, user.id, newAddress)
+    await page.goto(`/change-email?token=${token}`)
+    await page.getByRole('button', { name: 'Use this address' }).click()
+    await expect(page.getByText(`Your account’s e-mail address is now ${newAddress}.`)).toBeVisible()
+    expect(urls.filter((url) => url.includes(token)).length, 'the token only in the mailed link').toBe(1)
+    const row = await db.selectFrom('users').select('email').where('id', '=', user.id).executeTakeFirstOrThrow()
+    expect(row.email).toBe(newAddress)
+
+    await page.goto(`/change-email?token=${token}`)
+    await page.getByRole('button', { name: 'Use this address' }).click()
+    await expect(page.getByRole('alert').filter({ hasText: 'This link does not work any more' })).toBeVisible()
   })
 
   test('the e-mailed verification link verifies the address with a button, and the account then logs in', async ({

@@ -113,6 +113,7 @@ export const ROUTES: RouteEntry[] = [
   { file: 'two-factor.tsx', url: '/two-factor', as: 'visitor' },
   { file: 'reset-password.tsx', url: '/reset-password?token=not-a-real-token', as: 'visitor' },
   { file: 'verify-email.tsx', url: '/verify-email', as: 'visitor' },
+  { file: 'change-email.tsx', url: '/change-email', as: 'visitor' },
   { file: 'gifts.claim.tsx', url: '/gifts/claim?token=not-a-real-token', as: 'visitor' },
   { file: 'cart_.reminders.unsubscribe.tsx', url: '/cart/reminders/unsubscribe?token=not-a-real-token', as: 'visitor' },
   { file: 'cart_.restore.tsx', url: '/cart/restore', as: 'customer' },

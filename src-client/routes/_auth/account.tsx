@@ -1,5 +1,6 @@
 import { createFileRoute, Link } from '@tanstack/react-router'
 import { ChangePasswordSection } from '#client/components/account/ChangePasswordSection.tsx'
+import { EmailAddressSection } from '#client/components/account/EmailAddressSection.tsx'
 import { MailPreferencesSection } from '#client/components/account/MailPreferencesSection.tsx'
 import { ProfileSection } from '#client/components/account/ProfileSection.tsx'
 import { WaitingGifts } from '#client/components/gifts/GiftClaim.tsx'
@@ -22,6 +23,7 @@ export const Route = createFileRoute('/_auth/account')({
       queryClient.prefetchQuery(trpc.gifts.mine.queryOptions()),
       queryClient.prefetchQuery(trpc.gifts.waiting.queryOptions()),
       queryClient.prefetchQuery(trpc.profile.mailPreferences.queryOptions()),
+      queryClient.prefetchQuery(trpc.profile.emailChange.queryOptions()),
     ]),
   head: () => ({ meta: [{ title: 'My Account | SkillForge' }] }),
   component: AccountPage,
@@ -44,6 +46,7 @@ function AccountPage() {
         {/* First: a gift mailed to this address and not claimed yet (decision 0146); nothing when there is none. */}
         {user ? <WaitingGifts email={user.email} inCard /> : null}
         <ProfileSection />
+        {user ? <EmailAddressSection email={user.email} /> : null}
         <ChangePasswordSection />
         <MailPreferencesSection />
         <PurchasesSections />

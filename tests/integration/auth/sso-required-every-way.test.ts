@@ -16,9 +16,11 @@ import { totpStep } from '../../../src-server/auth/totp.ts'
 import { confirmTotpEnrolment, startTotpEnrolment } from '../../../src-server/auth/two-factor.ts'
 import { putSchoolMember } from '../../../src-server/creators/school-team.ts'
 import { lockTeamSeats } from '../../../src-server/flows/creator-standing.ts'
+import { EMAIL_CHANGE_MESSAGES } from '../../../src-server/flows/email-change.ts'
 import { endSessionsHeldToSso } from '../../../src-server/flows/sso-hold.ts'
 import { defaultAppConfig } from '../../../src-server/kernel/config.ts'
 import { type DatabaseHandle, type DB, inTransaction } from '../../../src-server/kernel/db.ts'
+import { latestMailTo } from '../../../src-server/mail/outbox.ts'
 import { createCaller } from '../../../src-server/routers/_app.ts'
 import { createContextInner } from '../../../src-server/trpc/context.ts'
 import { createCreator } from '../../support/creator-courses.ts'
@@ -279,6 +281,37 @@ describe('a school that requires its single sign-on', () => {
     const idas = await callerAs(db(), ida)
     expect((await idas.schools.acceptInvitation({ token: await tokenFor(ida.email) })).signInWith).toBeNull()
     expect(await sessionsOf(ida)).toHaveLength(1)
+  })
+
+  it('keeps the address it vouches for, and holds a member who moves to its domain (decision 0157)', async () => {
+    const owner = await createCreator(db(), { plan: 'enterprise' })
+    const { caller: owners } = await ownerCaller(owner)
+    const { name } = (await owners.schoolSso.save(settings('vouch.test', true))).school
+    expect((await prove(owners, 'vouch.test')).status).toBe('verified')
+
+    // Held: the school's sign-in gives the address, so it is not changed here (no link is mailed anywhere).
+    const lee = await member(owner, 'lee@vouch.test')
+    const lees = await callerAs(db(), lee)
+    expect((await lees.profile.emailChange()).refusal).toBe(EMAIL_CHANGE_MESSAGES.managed(name))
+    await expect(
+      lees.profile.requestEmailChange({ newEmail: 'lee@personal.test', password: lee.password }),
+    ).rejects.toThrow(EMAIL_CHANGE_MESSAGES.managed(name))
+    expect(await latestMailTo(db(), 'lee@personal.test')).toBeUndefined()
+
+    // A member at a personal address may move to the school's domain; from then on the school holds them, and the
+    // sessions they made with the password end, as when the hold starts any other way.
+    const sam = await member(owner, 'sam@home.test')
+    const sams = await callerAs(db(), sam)
+    expect((await sams.profile.emailChange()).refusal).toBeNull()
+    await sams.profile.requestEmailChange({ newEmail: 'sam@vouch.test', password: sam.password })
+    const link = (await latestMailTo(db(), 'sam@vouch.test', 'change_email'))?.text_body ?? ''
+    const token = /change-email\?token=([a-z0-9]+)/.exec(link)?.[1] as string
+    expect((await sessionsOf(sam)).length).toBeGreaterThan(0)
+    const moved = await (await callerAs(db(), null)).profile.confirmEmailChange({ token })
+    expect(moved.message).toBe(EMAIL_CHANGE_MESSAGES.done('sam@vouch.test') + EMAIL_CHANGE_MESSAGES.nowHeld(name))
+    expect(await sessionsOf(sam)).toEqual([])
+    const password = await trpcPost(server.baseUrl, 'auth.login', { email: 'sam@vouch.test', password: sam.password })
+    expect(password.status).toBe(403)
   })
 
   it('ends the sessions of the members at a domain proven while it is on, once', async () => {

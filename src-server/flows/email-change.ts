@@ -1,0 +1,112 @@
+// Moving an account to another e-mail address (decision 0157). Asked for on My Account with a fresh proof (checked by
+// the router, as for the other sensitive actions); a link goes to the new address, and the account moves only when it
+// is used, which proves the new mailbox. The old address is told. The answer to the ask is the same whether or not the
+// new address already has an account (that address gets a mail saying so instead of a link).
+import { emailChangeMail, emailChangeTakenMail } from '../auth/mails.ts'
+import { emailChangedNotice } from '../auth/security-mails.ts'
+import {
+  consumeEmailChangeToken,
+  deletePendingTokens,
+  issueEmailChangeToken,
+  pendingEmailChange,
+} from '../auth/tokens.ts'
+import * as clock from '../kernel/clock.ts'
+import { type DB, inTransaction } from '../kernel/db.ts'
+import { DomainError } from '../kernel/errors.ts'
+import { enqueueMail } from '../mail/outbox.ts'
+import { existingUserContact } from '../users/contact.ts'
+import { findUserByEmail, normaliseEmail } from '../users/email.ts'
+import { endSessionsHeldToSso, schoolRequiringSsoOf } from './sso-hold.ts'
+
+export const EMAIL_CHANGE_MESSAGES = {
+  sameAddress: 'That is already your e-mail address.',
+  managed: (school: string) =>
+    `${school} requires its members to sign in with single sign-on, so your address is the one its sign-in gives: it cannot be changed here.`,
+  sent: (email: string) =>
+    `We sent a link to ${email}. Open it within an hour to move your account there; until then, your address stays as it is.`,
+  badLink:
+    'This link does not work any more: it was used, a newer one replaced it, or it expired. Ask for a new one on your account page.',
+  taken: 'That address has an account of its own now, so your address did not change.',
+  done: (email: string) => `Your account’s e-mail address is now ${email}. Use it to sign in from now on.`,
+  nowHeld: (school: string) => ` ${school} requires its members to sign in with single sign-on: sign in there.`,
+} as const
+
+const UNIQUE_VIOLATION = '23505'
+
+/** Why this account's address cannot be changed here (a school's required sign-in vouches for it), or null. */
+export async function emailChangeRefusal(db: DB, userId: string): Promise<string | null> {
+  const school = await schoolRequiringSsoOf(db, userId)
+  return school ? EMAIL_CHANGE_MESSAGES.managed(school.name) : null
+}
+
+/** What My Account shows: whether a change is possible, and the address a link waits at. */
+export async function emailChangeStatus(db: DB, userId: string) {
+  const pending = await pendingEmailChange(db, userId)
+  return {
+    refusal: await emailChangeRefusal(db, userId),
+    pending: pending ? { email: pending.email, expiresAt: pending.expiresAt.toISOString() } : null,
+  }
+}
+
+/** Mails the change link to the new address (or, when it has an account, a mail saying nothing moved). */
+export async function requestEmailChange(db: DB, userId: string, newEmail: string, publicUrl: string) {
+  const address = newEmail.trim()
+  const user = await existingUserContact(db, userId)
+  if (normaliseEmail(address) === normaliseEmail(user.email)) {
+    throw new DomainError('invalid', EMAIL_CHANGE_MESSAGES.sameAddress, { field: 'newEmail' })
+  }
+  const refusal = await emailChangeRefusal(db, userId)
+  if (refusal) throw new DomainError('forbidden', refusal)
+  await inTransaction(db, async (trx) => {
+    if (await findUserByEmail(trx, address)) {
+      await enqueueMail(trx, emailChangeTakenMail(address, publicUrl))
+      return
+    }
+    const token = await issueEmailChangeToken(trx, userId, address)
+    await enqueueMail(trx, emailChangeMail(address, publicUrl, token))
+  })
+  return { message: EMAIL_CHANGE_MESSAGES.sent(address) }
+}
+
+/**
+ * Uses a change link: the account takes the address (verified: the link proved it), the links and codes mailed to the
+ * old address stop working, and the old address is told. Refused, nothing is used up: a link refused because a school
+ * now vouches for the address, or because the address was taken meanwhile, stays as it was.
+ */
+export async function confirmEmailChange(db: DB, token: string, publicUrl: string) {
+  try {
+    return await inTransaction(db, async (trx) => {
+      const change = await consumeEmailChangeToken(trx, token)
+      if (!change) throw new DomainError('invalid', EMAIL_CHANGE_MESSAGES.badLink)
+      const refusal = await emailChangeRefusal(trx, change.userId)
+      if (refusal) throw new DomainError('forbidden', refusal)
+      const owner = await findUserByEmail(trx, change.newEmail)
+      if (owner && owner.id !== change.userId) throw new DomainError('conflict', EMAIL_CHANGE_MESSAGES.taken)
+      const before = await existingUserContact(trx, change.userId)
+      await trx
+        .updateTable('users')
+        .set({ email: change.newEmail, email_verified: true, updated_at: clock.now() })
+        .where('id', '=', change.userId)
+        .execute()
+      // Reset links and codes went to the old mailbox: whoever reads it from now on must not use them.
+      for (const purpose of ['reset_password', 'verify_email', 'confirm_action'] as const) {
+        await deletePendingTokens(trx, change.userId, purpose)
+      }
+      await enqueueMail(trx, emailChangedNotice(before.email, change.newEmail, publicUrl))
+      // The new address may be one a school's required sign-in holds (its proven domain, a team the person is on):
+      // the sessions made another way end, as when the hold starts any other way (decision 0152).
+      const school = await schoolRequiringSsoOf(trx, change.userId)
+      if (school) await endSessionsHeldToSso(trx, school.id, { userId: change.userId })
+      return {
+        message:
+          EMAIL_CHANGE_MESSAGES.done(change.newEmail) + (school ? EMAIL_CHANGE_MESSAGES.nowHeld(school.name) : ''),
+      }
+    })
+  } catch (error) {
+    // Two accounts moving to one address at once: the unique index lets one through.
+    if ((error as { code?: string }).code === UNIQUE_VIOLATION) {
+      throw new DomainError('conflict', EMAIL_CHANGE_MESSAGES.taken)
+    }
+    throw error
+  }
+}
