@@ -320,6 +320,14 @@ export interface KnownDevicesTable {
   last_seen_at: Generated<Date>
 }
 
+/** A one-click unsubscribe link of one mail: its SHA-256, whose news it stops, and which news (mail/unsubscribe-links.ts). */
+export interface MailUnsubscribeLinksTable {
+  token_hash: string
+  user_id: string
+  list: 'course_news'
+  created_at: CreatedAt
+}
+
 export interface MailOutboxTable {
   id: Generated<string>
   kind: string
@@ -2096,6 +2104,7 @@ export interface Database {
   pending_logins: PendingLoginsTable
   known_devices: KnownDevicesTable
   mail_outbox: MailOutboxTable
+  mail_unsubscribe_links: MailUnsubscribeLinksTable
   cart_items: CartItemsTable
   bundles: BundlesTable
   bundle_courses: BundleCoursesTable

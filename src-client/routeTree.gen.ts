@@ -53,6 +53,7 @@ import { Route as CoursesCourseIdRouteImport } from './routes/courses/$courseId'
 import { Route as GiftsClaimRouteImport } from './routes/gifts.claim'
 import { Route as GiftsNewRouteImport } from './routes/gifts.new'
 import { Route as InstructorsSlugRouteImport } from './routes/instructors.$slug'
+import { Route as MailUnsubscribeRouteImport } from './routes/mail.unsubscribe'
 import { Route as SSlugRouteImport } from './routes/s.$slug'
 import { Route as ServiceServiceIdRouteImport } from './routes/service/$serviceId'
 import { Route as StudioIndexRouteImport } from './routes/studio/index'
@@ -341,6 +342,11 @@ const GiftsNewRoute = GiftsNewRouteImport.update({
 const InstructorsSlugRoute = InstructorsSlugRouteImport.update({
   id: '/instructors/$slug',
   path: '/instructors/$slug',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const MailUnsubscribeRoute = MailUnsubscribeRouteImport.update({
+  id: '/mail/unsubscribe',
+  path: '/mail/unsubscribe',
   getParentRoute: () => rootRouteImport,
 } as any)
 const SSlugRoute = SSlugRouteImport.update({
@@ -745,6 +751,7 @@ export interface FileRoutesByFullPath {
   '/gifts/claim': typeof GiftsClaimRoute
   '/gifts/new': typeof GiftsNewRoute
   '/instructors/$slug': typeof InstructorsSlugRoute
+  '/mail/unsubscribe': typeof MailUnsubscribeRoute
   '/s/$slug': typeof SSlugRoute
   '/service/$serviceId': typeof ServiceServiceIdRoute
   '/studio/analytics': typeof StudioAnalyticsRoute
@@ -857,6 +864,7 @@ export interface FileRoutesByTo {
   '/gifts/claim': typeof GiftsClaimRoute
   '/gifts/new': typeof GiftsNewRoute
   '/instructors/$slug': typeof InstructorsSlugRoute
+  '/mail/unsubscribe': typeof MailUnsubscribeRoute
   '/s/$slug': typeof SSlugRoute
   '/service/$serviceId': typeof ServiceServiceIdRoute
   '/studio/analytics': typeof StudioAnalyticsRoute
@@ -972,6 +980,7 @@ export interface FileRoutesById {
   '/gifts/claim': typeof GiftsClaimRoute
   '/gifts/new': typeof GiftsNewRoute
   '/instructors/$slug': typeof InstructorsSlugRoute
+  '/mail/unsubscribe': typeof MailUnsubscribeRoute
   '/s/$slug': typeof SSlugRoute
   '/service/$serviceId': typeof ServiceServiceIdRoute
   '/studio/analytics': typeof StudioAnalyticsRoute
@@ -1088,6 +1097,7 @@ export interface FileRouteTypes {
     | '/gifts/claim'
     | '/gifts/new'
     | '/instructors/$slug'
+    | '/mail/unsubscribe'
     | '/s/$slug'
     | '/service/$serviceId'
     | '/studio/analytics'
@@ -1200,6 +1210,7 @@ export interface FileRouteTypes {
     | '/gifts/claim'
     | '/gifts/new'
     | '/instructors/$slug'
+    | '/mail/unsubscribe'
     | '/s/$slug'
     | '/service/$serviceId'
     | '/studio/analytics'
@@ -1314,6 +1325,7 @@ export interface FileRouteTypes {
     | '/gifts/claim'
     | '/gifts/new'
     | '/instructors/$slug'
+    | '/mail/unsubscribe'
     | '/s/$slug'
     | '/service/$serviceId'
     | '/studio/analytics'
@@ -1424,6 +1436,7 @@ export interface RootRouteChildren {
   GiftsClaimRoute: typeof GiftsClaimRoute
   GiftsNewRoute: typeof GiftsNewRoute
   InstructorsSlugRoute: typeof InstructorsSlugRoute
+  MailUnsubscribeRoute: typeof MailUnsubscribeRoute
   SSlugRoute: typeof SSlugRoute
   ServiceServiceIdRoute: typeof ServiceServiceIdRoute
   TeachApplicationRoute: typeof TeachApplicationRoute
@@ -1744,6 +1757,13 @@ declare module '@tanstack/react-router' {
       path: '/instructors/$slug'
       fullPath: '/instructors/$slug'
       preLoaderRoute: typeof InstructorsSlugRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/mail/unsubscribe': {
+      id: '/mail/unsubscribe'
+      path: '/mail/unsubscribe'
+      fullPath: '/mail/unsubscribe'
+      preLoaderRoute: typeof MailUnsubscribeRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/s/$slug': {
@@ -2443,6 +2463,7 @@ const rootRouteChildren: RootRouteChildren = {
   GiftsClaimRoute: GiftsClaimRoute,
   GiftsNewRoute: GiftsNewRoute,
   InstructorsSlugRoute: InstructorsSlugRoute,
+  MailUnsubscribeRoute: MailUnsubscribeRoute,
   SSlugRoute: SSlugRoute,
   ServiceServiceIdRoute: ServiceServiceIdRoute,
   TeachApplicationRoute: TeachApplicationRoute,

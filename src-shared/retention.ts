@@ -23,6 +23,7 @@ export const RETENTION = {
   tokens: { key: 'tokens', what: 'Used or expired e-mail links and confirmation codes', days: 7 },
   knownDevices: { key: 'knownDevices', what: 'Devices you signed in from (for new-device notices)', days: 365 },
   mailBodies: { key: 'mailBodies', what: 'Copies of e-mails we sent you', days: 90 },
+  unsubscribeLinks: { key: 'unsubscribeLinks', what: 'Unsubscribe links in course news e-mails we sent you', days: 90 },
   dataExports: { key: 'dataExports', what: 'Your “Download my data” archives (the records of asking, too)', days: 30 },
   carts: { key: 'carts', what: 'Items left in a cart and not bought', days: 180 },
   contactMessages: { key: 'contactMessages', what: 'Messages sent through the contact form', days: 730 },

@@ -65,6 +65,7 @@ export const SCHOOL_SITE_SEGMENTS = {
   'two-factor': 'school',
   'verify-email': 'school',
   'change-email': 'school',
+  mail: 'school',
 } as const satisfies Record<
   string,
   | 'school'

@@ -1,8 +1,7 @@
 // What a session says about where it was started: browser and system read from the User-Agent (a few patterns, no
 // outside service), and the client address's network only ("203.0.113.0/24", IPv6 /48), never the address.
-import { sha256 } from '@oslojs/crypto/sha2'
-import { encodeHexLowerCase } from '@oslojs/encoding'
 import type { DB } from '../kernel/db.ts'
+import { sha256Hex } from '../kernel/random-token.ts'
 
 const BROWSERS: [RegExp, string][] = [
   [/\bEdg(?:e|A|iOS)?\/\d+/, 'Edge'],
@@ -62,7 +61,7 @@ export function ipNetwork(address: string | undefined): string | null {
 /** The same browser and system on the same network: the key a sign-in is recognised by (hashed, not readable). */
 export function deviceKey(userAgent: string | null | undefined, network: string | null): string {
   const { browser, system } = describeUserAgent(userAgent)
-  return encodeHexLowerCase(sha256(new TextEncoder().encode(`${browser}|${system}|${network ?? ''}`)))
+  return sha256Hex(`${browser}|${system}|${network ?? ''}`)
 }
 
 /** Forgets devices last used before `before` (the retention job): a sign-in from one again counts as new. */

@@ -1,11 +1,9 @@
 // Single-use, expiring tokens for e-mail verification, password reset and moving an account to a new address. Only SHA-256 of a token is stored;
 // consuming one is a single UPDATE … WHERE unused AND unexpired, so a token can never be used twice.
 
-import { sha256 } from '@oslojs/crypto/sha2'
-import { encodeHexLowerCase } from '@oslojs/encoding'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
-import { randomToken } from '../kernel/random-token.ts'
+import { randomToken, sha256Hex } from '../kernel/random-token.ts'
 
 export type TokenPurpose = 'verify_email' | 'reset_password' | 'confirm_action' | 'change_email'
 
@@ -17,7 +15,7 @@ export const TOKEN_TTL_MS: Record<TokenPurpose, number> = {
 }
 
 export function hashToken(token: string): string {
-  return encodeHexLowerCase(sha256(new TextEncoder().encode(token)))
+  return sha256Hex(token)
 }
 
 /** The user's unused tokens of one purpose stop working. */

@@ -210,6 +210,7 @@ async function eraseRows(trx: DB, userId: string, email: string, now: Date) {
     'certificates',
     'quiz_attempts',
     'drip_unlock_mails',
+    'mail_unsubscribe_links',
     'lesson_question_votes',
     'question_digest_optouts',
     'question_digests',

@@ -46,6 +46,7 @@ export const PAGE_ROUTES: readonly { path: string; exists?: Exists }[] = [
     '/two-factor',
     '/verify-email',
     '/change-email',
+    '/mail/unsubscribe',
     '/gifts/new',
     '/gifts/claim',
     '/cart/restore',

@@ -11,6 +11,7 @@ import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { purgeEndedChats } from '../live-chat/conversations.ts'
 import { purgeSettledMail } from '../mail/repository.ts'
+import { purgeOldUnsubscribeLinks } from '../mail/unsubscribe-links.ts'
 import { purgeFinishedExports } from '../privacy/exports.ts'
 
 type RuleKey = keyof typeof RETENTION
@@ -21,6 +22,7 @@ const PURGES: { [K in RuleKey]: (db: DB, before: Date) => Promise<number> } = {
   tokens: purgeSpentTokens,
   knownDevices: purgeStaleDevices,
   mailBodies: purgeSettledMail,
+  unsubscribeLinks: purgeOldUnsubscribeLinks,
   dataExports: purgeFinishedExports,
   carts: purgeStaleCartItems,
   contactMessages: purgeOldContactMessages,

@@ -1,7 +1,7 @@
 // "A new section is open" (issue 33): one mail per learner and section. The drip_unlock_mails row is the claim,
 // inserted with the outbox row in one transaction, so a sweep that runs twice (or on two workers) sends it once.
 import type { DB } from '../kernel/db.ts'
-import { courseNewsFooter } from '../mail/course-news.ts'
+import { courseNewsEnding } from '../mail/course-news.ts'
 import { enqueueMail } from '../mail/outbox.ts'
 
 export interface DueUnlock {
@@ -42,11 +42,13 @@ export async function sendUnlockMail(
 ): Promise<boolean> {
   if (!(await claim(trx, due))) return false
   const link = `${publicUrl.replace(/\/$/, '')}/learn/${encodeURIComponent(due.courseId)}`
+  const ending = await courseNewsEnding(trx, due.userId, publicUrl)
   await enqueueMail(trx, {
     kind: 'drip_unlocked',
     to: due.email,
     subject: `New lessons are open in ${due.courseTitle}`,
-    text: `Hi ${due.firstName || 'there'},\n\nThe section “${due.sectionTitle}” of ${due.courseTitle} is now open.\n\nContinue learning: ${link}\n${courseNewsFooter(publicUrl)}`,
+    text: `Hi ${due.firstName || 'there'},\n\nThe section “${due.sectionTitle}” of ${due.courseTitle} is now open.\n\nContinue learning: ${link}\n${ending.footer}`,
+    listUnsubscribe: ending.listUnsubscribe,
   })
   return true
 }

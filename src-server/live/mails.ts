@@ -6,7 +6,7 @@
 import { formatDate } from '../../src-shared/dates.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
-import { courseNewsFooter } from '../mail/course-news.ts'
+import { courseNewsEnding } from '../mail/course-news.ts'
 import { enqueueMail } from '../mail/outbox.ts'
 import { courseNewsContacts, existingUserContact } from '../users/contact.ts'
 import { invitationIcs } from './calendar.ts'
@@ -156,11 +156,13 @@ export async function sendAnnouncements(trx: DB, sessionId: string, userIds: rea
   let sent = 0
   for (let start = 0; start < userIds.length; start += 1000) {
     for (const user of await courseNewsContacts(trx, userIds.slice(start, start + 1000))) {
+      const ending = await courseNewsEnding(trx, user.id, siteUrl)
       await enqueueMail(trx, {
         kind: 'live_announced',
         to: user.email,
         subject: `Live session${course}: ${session.title}`,
-        text: `Hi ${user.first_name || 'there'},\n\n${what}\n${courseNewsFooter(siteUrl)}`,
+        text: `Hi ${user.first_name || 'there'},\n\n${what}\n${ending.footer}`,
+        listUnsubscribe: ending.listUnsubscribe,
       })
       sent += 1
     }

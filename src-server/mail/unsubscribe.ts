@@ -1,4 +1,4 @@
-// One-click unsubscribe (RFC 8058) for mails a person opted into (a cart reminder): the List-Unsubscribe address is
+// One-click unsubscribe (RFC 8058) for mails a person opted into (a cart reminder) or may stop (course news): the List-Unsubscribe address is
 // POSTed to by the mail client with no session and no page in between; a GET (a person following the link) gets a
 // page with a button. The address carries an opaque random token whose SHA-256 its owner keeps (never an account
 // secret); http/mail-unsubscribe.ts serves it.

@@ -2,12 +2,10 @@
 // reminder about an order left unpaid. promotions/ is the only writer of `cart_reminders`. The sweep settles each row
 // once with a conditional update (two sweeps at once settle it once); the unsubscribe link's token is in the e-mail
 // only (the row keeps its SHA-256).
-import { sha256 } from '@oslojs/crypto/sha2'
-import { encodeHexLowerCase } from '@oslojs/encoding'
 import { sql } from 'kysely'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
-import { randomToken } from '../kernel/random-token.ts'
+import { randomToken, sha256Hex } from '../kernel/random-token.ts'
 
 /** A card checkout lives 24 hours (Stripe's default); a PayPal or bank order left that long counts as abandoned. */
 export const ABANDONED_AFTER_MS = 24 * 60 * 60 * 1000
@@ -16,7 +14,7 @@ export const ONE_REMINDER_PER_MS = 7 * 24 * 60 * 60 * 1000
 
 export type ReminderOutcome = 'sent' | 'bought' | 'duplicate' | 'unsubscribed'
 
-const hash = (token: string) => encodeHexLowerCase(sha256(new TextEncoder().encode(token)))
+const hash = sha256Hex
 
 /** The tick at checkout: one row per order (asking again changes nothing). */
 export async function optIn(db: DB, orderId: string, userId: string, now = clock.now()): Promise<void> {

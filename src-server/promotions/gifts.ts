@@ -2,13 +2,11 @@
 // the only writer of `gifts`. The claim token exists only in the e-mail: the row keeps its SHA-256, a resend replaces
 // it (the old link dies), and a claimed gift is never claimed again, so a link works once. Conditional updates make each step happen once
 // however many requests or sweeps race.
-import { sha256 } from '@oslojs/crypto/sha2'
-import { encodeHexLowerCase } from '@oslojs/encoding'
 import type { Transaction } from 'kysely'
 import type { Database } from '../../db/types.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
-import { randomToken } from '../kernel/random-token.ts'
+import { randomToken, sha256Hex } from '../kernel/random-token.ts'
 
 export const GIFT_MESSAGES = {
   badLink: 'This gift link is not valid. Ask the sender to resend the gift.',
@@ -44,7 +42,7 @@ const giftColumns = [
 ] as const
 
 export function hashClaimToken(token: string): string {
-  return encodeHexLowerCase(sha256(new TextEncoder().encode(token)))
+  return sha256Hex(token)
 }
 
 export interface NewGift {

@@ -1,9 +1,11 @@
 // The signed-in user's own profile. The avatar upload is a plain route (multipart): http/avatar.ts.
 import { emailChangeInput, mailPreferencesInput, profileNameInput, tokenInput } from '../../src-shared/schemas/auth.ts'
+import { reminderUnsubscribeInput } from '../../src-shared/schemas/cart-reminders.ts'
 import { confirmAction, confirmationMethod } from '../auth/confirm-action.ts'
 import { loadMe } from '../auth/me.ts'
 import { twoFactorSettings } from '../auth/two-factor.ts'
 import { confirmEmailChange, emailChangeStatus, requestEmailChange } from '../flows/email-change.ts'
+import { stopCourseNewsByLink } from '../flows/mail-unsubscribe.ts'
 import { mailPreferencesOf, setMailPreferences, updateProfileName } from '../profile/editing.ts'
 import { RATE_RULES } from '../security/rate-limit.ts'
 import { passwordsTypedHere } from '../trpc/context.ts'
@@ -23,6 +25,11 @@ export const profileRouter = router({
   setMailPreferences: authedProcedure
     .input(mailPreferencesInput)
     .mutation(({ ctx, input }) => setMailPreferences(ctx.db, ctx.user.id, input)),
+
+  /** A course news mail's unsubscribe link, followed by a person (no log-in: the link says whose news stops). */
+  stopCourseNews: publicProcedure
+    .input(reminderUnsubscribeInput)
+    .mutation(({ ctx, input }) => stopCourseNewsByLink(ctx.db, input.token)),
 
   /** Whether the address may be changed here, the link waiting (if any), and how the change is confirmed. */
   emailChange: authedProcedure.query(async ({ ctx }) => ({

@@ -2,6 +2,7 @@
 import type { Page } from '@playwright/test'
 import type { Kysely } from 'kysely'
 import type { Database } from '../../db/types.ts'
+import { issueUnsubscribeLink } from '../../src-server/mail/unsubscribe-links.ts'
 import { createUser } from '../support/factories.ts'
 import { expect, test } from './fixtures.ts'
 
@@ -262,6 +263,18 @@ test.describe('account page', () => {
     await expect(page.getByRole('region', { name: 'E-mail address' }).getByTestId('email-change-pending')).toHaveCount(
       0,
     )
+  })
+
+  test('a course news mail’s unsubscribe link turns the news off with one press, signed out', async ({ page, db }) => {
+    const user = await createUser(db)
+    const link = new URL(await issueUnsubscribeLink(db, user.id, 'course_news', 'http://mail.example'))
+    await page.goto(`${link.pathname}${link.search}`)
+    await expect(page).toHaveURL(/\/mail\/unsubscribe$/)
+    await expect(page.getByRole('heading', { name: 'Course news by e-mail' })).toBeVisible()
+    await page.getByRole('button', { name: 'Unsubscribe' }).click()
+    await expect(page.getByText('You will no longer get your courses’ news by e-mail.')).toBeVisible()
+    const row = await db.selectFrom('users').select('course_update_mails').where('id', '=', user.id).executeTakeFirst()
+    expect(row?.course_update_mails).toBe(false)
   })
 
   test('pages pass the Content-Security-Policy', async ({ page, login }) => {

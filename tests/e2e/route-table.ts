@@ -116,6 +116,7 @@ export const ROUTES: RouteEntry[] = [
   { file: 'change-email.tsx', url: '/change-email', as: 'visitor' },
   { file: 'gifts.claim.tsx', url: '/gifts/claim?token=not-a-real-token', as: 'visitor' },
   { file: 'cart_.reminders.unsubscribe.tsx', url: '/cart/reminders/unsubscribe?token=not-a-real-token', as: 'visitor' },
+  { file: 'mail.unsubscribe.tsx', url: '/mail/unsubscribe?token=not-a-real-token', as: 'visitor' },
   { file: 'cart_.restore.tsx', url: '/cart/restore', as: 'customer' },
   { file: 'gifts.new.tsx', url: '/gifts/new?course=modern-react-typescript', as: 'customer' },
   {

@@ -145,6 +145,63 @@ describe('a section dripped 7 days after enrolment', () => {
     expect(await dripMails(quiet.email)).toEqual([])
   })
 
+  it('stops course news in one click from the mail, with no log-in: the mail client’s POST or the page’s button', async () => {
+    const { sectionId } = await dripTarget()
+    await setDrip(sectionId, 7)
+    const { user: oneClick } = await buyerOfCourse(site.db, COURSE)
+    const { user: byPage } = await buyerOfCourse(site.db, COURSE)
+    await advanceClock(7 * DAY + 3600)
+    await sweepDripUnlocks(site.db, URL)
+    const linkOf = async (to: string) => {
+      const mail = await site.db
+        .selectFrom('mail_outbox')
+        .select(['text_body', 'list_unsubscribe'])
+        .where('kind', '=', 'drip_unlocked')
+        .where('to_address', '=', to)
+        .executeTakeFirstOrThrow()
+      const link = new globalThis.URL(mail.list_unsubscribe ?? '')
+      // The footer offers the same link to a person reading the mail.
+      expect(mail.text_body).toContain(`Stop e-mails about your courses' news: ${mail.list_unsubscribe}`)
+      return { path: `${link.pathname}${link.search}`, token: link.searchParams.get('token') ?? '' }
+    }
+    const newsOf = async (user: TestUser) =>
+      (
+        await site.db
+          .selectFrom('users')
+          .select('course_update_mails')
+          .where('id', '=', user.id)
+          .executeTakeFirstOrThrow()
+      ).course_update_mails
+
+    // RFC 8058: the mail provider posts the form with no cookie and no Origin; again changes nothing.
+    const first = await linkOf(oneClick.email)
+    expect(first.path).toMatch(/^\/api\/mail\/unsubscribe\?token=[a-z2-7]{40}$/)
+    const post = () =>
+      fetch(`${site.baseUrl}${first.path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'List-Unsubscribe=One-Click',
+      })
+    const posted = await post()
+    expect(posted.status).toBe(200)
+    expect(await posted.text()).toContain('You will no longer get your courses’ news by e-mail.')
+    expect(await newsOf(oneClick)).toBe(false)
+    expect((await post()).status).toBe(200)
+    expect(await newsOf(byPage)).toBe(true)
+
+    // A person following the link lands on the course news page, whose button asks the same.
+    const second = await linkOf(byPage.email)
+    expect(second.token).not.toBe(first.token)
+    const followed = await fetch(`${site.baseUrl}${second.path}`, { redirect: 'manual' })
+    expect(followed.status).toBe(303)
+    expect(followed.headers.get('location')).toBe(`/mail/unsubscribe?token=${second.token}`)
+    const visitor = await callerAs(site.db, null)
+    expect((await visitor.profile.stopCourseNews({ token: second.token })).message).toContain('no longer')
+    expect(await newsOf(byPage)).toBe(false)
+    // A cart reminder's token is not a course news link, and a guessed one stops nothing.
+    await expect(visitor.profile.stopCourseNews({ token: 'c'.repeat(40) })).rejects.toMatchObject({ code: 'NOT_FOUND' })
+  })
+
   it('moves pending unlocks when the schedule changes, takes the later of days and date, and can be removed', async () => {
     const { sectionId, lessonId } = await dripTarget()
     await setDrip(sectionId, 10)

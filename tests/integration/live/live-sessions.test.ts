@@ -554,7 +554,7 @@ describe('finding a course’s sessions (decision 0142)', () => {
     const announced = (to: string, about: string) =>
       site.db
         .selectFrom('mail_outbox')
-        .select(['subject', 'text_body'])
+        .select(['subject', 'text_body', 'list_unsubscribe'])
         .where('to_address', '=', to)
         .where('kind', '=', 'live_announced')
         .where('subject', 'like', `%${about}%`)
@@ -567,6 +567,9 @@ describe('finding a course’s sessions (decision 0142)', () => {
     expect(mail?.text_body).not.toContain('meet.example.com')
     // Why it came and where to stop it.
     expect(mail?.text_body).toContain('E-mail preferences: http://localhost:3000/account')
+    // And a one-click link of the holder's own (decision 0156), in the footer and as List-Unsubscribe.
+    expect(mail?.list_unsubscribe).toMatch(/^http:\/\/localhost:3000\/api\/mail\/unsubscribe\?token=[a-z2-7]{40}$/)
+    expect(mail?.text_body).toContain(mail?.list_unsubscribe)
     expect(await announced(quiet.email, title)).toEqual([])
     expect(await announced(early.email, title)).toEqual([])
     expect(await announced(premium.email, title)).toEqual([])
