@@ -261,6 +261,8 @@ export interface UsersTable {
   role: Generated<'customer' | 'viewer' | 'editor' | 'admin' | 'super_admin'>
   /** Whether their courses' news comes by e-mail: a drip section opening, a live session scheduled (on by default). */
   course_update_mails: Generated<boolean>
+  /** When the address changed, until the Stripe customers of their plans have it too (flows/email-change.ts); else null. */
+  stripe_email_due_at: Date | null
   created_at: CreatedAt
   updated_at: UpdatedAt
 }

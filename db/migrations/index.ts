@@ -117,6 +117,7 @@ import * as m0104_0000 from './2027_01_04_0000_audit_log_by_actor.ts'
 import * as m0105_0000 from './2027_01_05_0000_course_update_mails.ts'
 import * as m0106_0000 from './2027_01_06_0000_email_change_links.ts'
 import * as m0106_0100 from './2027_01_06_0100_mail_unsubscribe_links.ts'
+import * as m0106_0200 from './2027_01_06_0200_stripe_email_due.ts'
 
 export const migrations: Record<string, Migration> = {
   '2026_11_22_0900_catalog': m0900,
@@ -236,4 +237,5 @@ export const migrations: Record<string, Migration> = {
   '2027_01_05_0000_course_update_mails': m0105_0000,
   '2027_01_06_0000_email_change_links': m0106_0000,
   '2027_01_06_0100_mail_unsubscribe_links': m0106_0100,
+  '2027_01_06_0200_stripe_email_due': m0106_0200,
 }

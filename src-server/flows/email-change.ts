@@ -14,6 +14,8 @@ import * as clock from '../kernel/clock.ts'
 import { type DB, inTransaction } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { enqueueMail } from '../mail/outbox.ts'
+import type { StripeApi } from '../payments/stripe.ts'
+import { stripeCustomersOf } from '../subscriptions/repository.ts'
 import { existingUserContact } from '../users/contact.ts'
 import { findUserByEmail, normaliseEmail } from '../users/email.ts'
 import { endSessionsHeldToSso, schoolRequiringSsoOf } from './sso-hold.ts'
@@ -85,7 +87,12 @@ export async function confirmEmailChange(db: DB, token: string, publicUrl: strin
       const before = await existingUserContact(trx, change.userId)
       await trx
         .updateTable('users')
-        .set({ email: change.newEmail, email_verified: true, updated_at: clock.now() })
+        .set({
+          email: change.newEmail,
+          email_verified: true,
+          updated_at: clock.now(),
+          stripe_email_due_at: clock.now(),
+        })
         .where('id', '=', change.userId)
         .execute()
       // Reset links and codes went to the old mailbox: whoever reads it from now on must not use them.
@@ -109,4 +116,49 @@ export async function confirmEmailChange(db: DB, token: string, publicUrl: strin
     }
     throw error
   }
+}
+
+/**
+ * Gives the Stripe customers of moved accounts' plans the new address (Stripe's own mails about their invoices and the
+ * customer portal use it): after the move has committed, so a Stripe outage never holds it back. A customer Stripe no
+ * longer knows counts as done; a failing call leaves the account for the next run; an account that moved again
+ * meanwhile stays due for its newer address. Without Stripe configured, accounts with customers wait.
+ */
+export async function syncStripeCustomerEmails(deps: {
+  db: DB
+  stripe: StripeApi | null
+  log: { error: (entry: object, message: string) => void }
+}) {
+  const due = await deps.db
+    .selectFrom('users')
+    .select(['id', 'email', 'stripe_email_due_at'])
+    .where('stripe_email_due_at', 'is not', null)
+    .orderBy('stripe_email_due_at')
+    .limit(200)
+    .execute()
+  let updated = 0
+  let failed = 0
+  for (const user of due) {
+    const customers = await stripeCustomersOf(deps.db, user.id)
+    if (customers.length > 0 && !deps.stripe) continue
+    try {
+      for (const customerId of customers) {
+        if ((await deps.stripe!.updateCustomerEmail(customerId, user.email)) === 'updated') updated += 1
+      }
+      await deps.db
+        .updateTable('users')
+        .set({ stripe_email_due_at: null })
+        .where('id', '=', user.id)
+        .where('stripe_email_due_at', '=', user.stripe_email_due_at)
+        .execute()
+    } catch (error) {
+      failed += 1
+      // The error names no secret: the SDK's message and Stripe's request id.
+      deps.log.error(
+        { err: error, userId: user.id },
+        'giving the Stripe customer the new address failed; the next run retries it',
+      )
+    }
+  }
+  return { updated, failed }
 }

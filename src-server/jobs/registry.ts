@@ -13,6 +13,7 @@ import { DEFAULT_PAYOUT_THRESHOLD_MINOR, payoutMonthOf, runPayouts } from '../fl
 import { sweepAbandonedVideoUploads } from '../flows/creator-video-uploads.ts'
 import { buildPendingExports } from '../flows/data-export.ts'
 import { sweepDripUnlocks } from '../flows/drip-unlocks.ts'
+import { syncStripeCustomerEmails } from '../flows/email-change.ts'
 import { sendDueGifts } from '../flows/gift-delivery.ts'
 import { sendMessageDigests } from '../flows/instructor-messages-digest.ts'
 import { sendQuestionDigests } from '../flows/lesson-questions-digest.ts'
@@ -90,6 +91,8 @@ export type Jobs = {
   'privacy.account-deletions': Record<string, never>
   /** Purge what is past its retention period (src-shared/retention.ts, listed on the privacy page). */
   'privacy.retention': Record<string, never>
+  /** The Stripe customers of accounts that moved to another e-mail address get it too (decision 0157). */
+  'account.stripe-email': Record<string, never>
   /** The daily digest of unread messages to and from instructors, for those who chose it (issue 34). */
   'messages.digest': Record<string, never>
   /**
@@ -148,6 +151,8 @@ export const queues: { [N in JobName]: QueueOptions } = {
   // Each run takes up what is still due (a failed erasure stays due): no retry of its own.
   'privacy.account-deletions': { retryLimit: 0, expireInSeconds: 1800 },
   'privacy.retention': { retryLimit: 2, retryDelay: 900, expireInSeconds: 1800 },
+  // Each run takes up what is still due: no retry of its own.
+  'account.stripe-email': { retryLimit: 0, expireInSeconds: 600 },
   'messages.digest': { retryLimit: 2, retryDelay: 600, expireInSeconds: 1800 },
   'live.reminders': { retryLimit: 2, retryDelay: 60, expireInSeconds: 600 },
   'live-chat.to-inbox': { retryLimit: 2, retryDelay: 60, expireInSeconds: 600 },
@@ -206,6 +211,8 @@ export const schedules: ScheduleOf<Jobs>[] = [
   { name: 'privacy.account-deletions', cron: '11 * * * *', data: {} },
   // Daily at 04:23 UTC: sessions, tokens, sent mail, carts… past their periods.
   { name: 'privacy.retention', cron: '23 4 * * *', data: {} },
+  // Every 5 minutes: Stripe has a moved account's new address within minutes (an outage: the run after it ends).
+  { name: 'account.stripe-email', cron: '4-59/5 * * * *', data: {} },
   // Daily at 07:10 UTC: the previous UTC day's unread messages, once per person who chose the digest.
   { name: 'messages.digest', cron: '10 7 * * *', data: {} },
   // Every 5 minutes: a session's reminder goes out between 60 and 55 minutes before its start, once.
@@ -334,6 +341,10 @@ export function handlers(deps: JobDeps): { [N in JobName]: JobHandler<Jobs[N]> }
     },
     'privacy.retention': async () => {
       deps.log.info(await runRetention(deps.db, clock.now()), 'purged records past their retention periods')
+    },
+    'account.stripe-email': async () => {
+      const run = await syncStripeCustomerEmails({ db: deps.db, stripe: deps.stripe ?? null, log: deps.log })
+      if (run.updated || run.failed) deps.log.info(run, 'gave Stripe customers their accounts’ new addresses')
     },
     'messages.digest': countedRun(sendMessageDigests, 'sent daily message digests'),
     'live.reminders': async () => {

@@ -82,6 +82,11 @@ export interface StripeApi {
    */
   deleteCustomer(customerId: string): Promise<'deleted' | 'gone'>
   /**
+   * Gives a customer a new e-mail address (`POST /v1/customers/:id`: Stripe's own mails about its invoices and the
+   * customer portal use it); one Stripe no longer knows answers 'gone', which counts as done.
+   */
+  updateCustomerEmail(customerId: string, email: string): Promise<'updated' | 'gone'>
+  /**
    * A Stripe coupon for one plan checkout: the amount our coupon takes off the plan (the share stored on the order
    * line) for as long as our coupon says (Stripe's durations). The key makes a retry return the same coupon.
    */
@@ -167,6 +172,18 @@ const STRIPE_TIMEOUT_MS = 10_000
 // (decision 0030).
 let sdk: Promise<typeof Stripe> | undefined
 const loadStripe = () => (sdk ??= import('stripe').then((module) => module.default))
+
+/** Runs a call on a customer; false when Stripe answers 404 (no such customer: deleted before), which counts as done. */
+async function unlessGone(call: () => Promise<unknown>): Promise<boolean> {
+  try {
+    await call()
+    return true
+  } catch (error) {
+    const StripeSdk = await loadStripe()
+    if (error instanceof StripeSdk.errors.StripeInvalidRequestError && error.statusCode === 404) return false
+    throw error
+  }
+}
 
 /**
  * Whether Stripe refused a call outright, so it made nothing: it answered with a 4xx status (a refused or bad request:
@@ -423,14 +440,11 @@ export function createStripeApi(settings: StripeSettings): StripeApi {
     },
     async deleteCustomer(customerId) {
       const stripe = await connect()
-      try {
-        await stripe.customers.del(customerId)
-        return 'deleted'
-      } catch (error) {
-        const StripeSdk = await loadStripe()
-        if (error instanceof StripeSdk.errors.StripeInvalidRequestError && error.statusCode === 404) return 'gone'
-        throw error
-      }
+      return (await unlessGone(() => stripe.customers.del(customerId))) ? 'deleted' : 'gone'
+    },
+    async updateCustomerEmail(customerId, email) {
+      const stripe = await connect()
+      return (await unlessGone(() => stripe.customers.update(customerId, { email }))) ? 'updated' : 'gone'
     },
   }
 

@@ -105,8 +105,11 @@ export interface FakeStripe {
   failNextUpdate(message?: string): void
   /** Holds the next subscription update until `release()`: `reached` settles once it has arrived (a slow Stripe). */
   holdNextUpdate(): { reached: Promise<void>; release: () => void }
-  /** The next customer delete (DELETE /v1/customers/:id) answers 500, as in an outage; later ones run on. */
-  failNextCustomerDelete(): void
+  /**
+   * The next write to a customer (DELETE or POST /v1/customers/:id: an erasure, a new e-mail address) answers 500, as
+   * in an outage; later ones run on.
+   */
+  failNextCustomerWrite(): void
   /** Marks a session paid as Stripe does when the customer pays (a subscription gets an id). */
   completeSession(id: string, paymentStatus?: Session['payment_status']): Session
   /** `created` defaults to the next tick of the test clock: every event is later than the one before. */
@@ -155,7 +158,7 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
   let cancelFailure: string | null = null
   let updateFailure: string | null = null
   let updateHold: { arrived: () => void; released: Promise<void> } | null = null
-  let customerDeleteFailure = false
+  let customerWriteFailure = false
   let intentReadFailure = false
   let lastCreated = 0
   const tick = (at: number) => {
@@ -314,8 +317,8 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       updateHold = { arrived: () => arrived(), released: new Promise<void>((resolve) => (release = resolve)) }
       return { reached, release: () => release() }
     },
-    failNextCustomerDelete() {
-      customerDeleteFailure = true
+    failNextCustomerWrite() {
+      customerWriteFailure = true
     },
     completeSession(sessionId, paymentStatus = 'paid') {
       const session = sessions.get(sessionId)
@@ -522,8 +525,9 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       updateFailure = null
       return send(response, 400, stripeError(message))
     }
-    if (request.method === 'DELETE' && customerDeleteFailure && url.pathname.startsWith('/v1/customers/')) {
-      customerDeleteFailure = false
+    const customerWrite = request.method === 'DELETE' || request.method === 'POST'
+    if (customerWrite && customerWriteFailure && /^\/v1\/customers\/[\w-]+$/.test(url.pathname)) {
+      customerWriteFailure = false
       return send(response, 500, stripeError('An error occurred with our connection to Stripe.', 'api_error'))
     }
     const idempotencyHeader = typeof idempotencyKey === 'string' ? idempotencyKey : undefined
@@ -660,22 +664,17 @@ async function handleBilling(
   const { billing } = fake
   const params = parseForm(body)
   const customerPath = /^\/v1\/customers\/([\w-]+)$/.exec(url.pathname)
+  if (customerPath && method === 'POST') {
+    // Only the e-mail address is kept of what an update may change.
+    const customer = billing.customers.get(customerPath[1]!)
+    if (!customer) return noSuchCustomer(customerPath[1]!)
+    if (typeof params.email === 'string') customer.email = params.email
+    return { status: 200, body: { id: customer.id, object: 'customer', email: customer.email } }
+  }
   if (customerPath && method === 'DELETE') {
     // Stripe's answer for a deleted customer; deleting it again is a 404 like any unknown id.
     const customerId = customerPath[1]!
-    if (!billing.deleteCustomer(customerId)) {
-      return {
-        status: 404,
-        body: {
-          error: {
-            message: `No such customer: '${customerId}'`,
-            type: 'invalid_request_error',
-            code: 'resource_missing',
-            param: 'id',
-          },
-        },
-      }
-    }
+    if (!billing.deleteCustomer(customerId)) return noSuchCustomer(customerId)
     // The subscriptions' customer.subscription.deleted is queued: the next flush delivers it.
     return { status: 200, body: { id: customerId, object: 'customer', deleted: true } }
   }
@@ -836,4 +835,19 @@ function readBody(request: IncomingMessage): Promise<string> {
     request.on('end', () => resolve(data))
     request.on('error', reject)
   })
+}
+
+/** Stripe's answer for a customer id it does not know (never made, or deleted). */
+function noSuchCustomer(customerId: string) {
+  return {
+    status: 404,
+    body: {
+      error: {
+        message: `No such customer: '${customerId}'`,
+        type: 'invalid_request_error',
+        code: 'resource_missing',
+        param: 'id',
+      },
+    },
+  }
 }

@@ -5,16 +5,18 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { CONFIRM_MAIL_KIND } from '../../../src-server/auth/confirm-action.ts'
 import { authenticateWithPassword } from '../../../src-server/auth/login.ts'
 import { SECURITY_MAIL_KINDS } from '../../../src-server/auth/security-mails.ts'
-import { EMAIL_CHANGE_MESSAGES } from '../../../src-server/flows/email-change.ts'
+import { EMAIL_CHANGE_MESSAGES, syncStripeCustomerEmails } from '../../../src-server/flows/email-change.ts'
 import { advanceClock, resetClock } from '../../../src-server/kernel/clock.ts'
 import { defaultAppConfig } from '../../../src-server/kernel/config.ts'
 import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
 import { latestMailTo } from '../../../src-server/mail/outbox.ts'
+import { createStripeApi } from '../../../src-server/payments/stripe.ts'
 import { createCaller } from '../../../src-server/routers/_app.ts'
 import { createMemoryLimiter } from '../../../src-server/security/rate-limit.ts'
 import { createContextInner } from '../../../src-server/trpc/context.ts'
 import { createTestDatabase } from '../../support/db.ts'
 import { createSessionToken, createUser, type TestUser } from '../../support/factories.ts'
+import { type FakeStripe, startFakeStripe } from '../../support/fake-stripe.ts'
 import { raceIt, whileHeld } from '../../support/race.ts'
 
 let database: DatabaseHandle
@@ -218,5 +220,88 @@ describe('moving an account to another e-mail address', () => {
     expect(lost.reason).toBeInstanceOf(TRPCError)
     expect((lost.reason as TRPCError).message).toBe(EMAIL_CHANGE_MESSAGES.taken)
     expect(await db().selectFrom('users').select('id').where('email', '=', target).execute()).toHaveLength(1)
+  })
+})
+
+describe('the Stripe customers of a moved account', () => {
+  let fake: FakeStripe
+  beforeAll(async () => {
+    fake = await startFakeStripe()
+  }, 120_000)
+  afterAll(async () => {
+    await fake.close()
+  })
+  const errors: unknown[] = []
+  const sync = (withStripe = true) =>
+    syncStripeCustomerEmails({
+      db: db(),
+      stripe: withStripe ? createStripeApi({ secretKey: fake.secretKey, apiUrl: fake.url }) : null,
+      log: { error: (entry) => void errors.push(entry) },
+    })
+  const dueAt = async (user: { id: string }) =>
+    (await db().selectFrom('users').select('stripe_email_due_at').where('id', '=', user.id).executeTakeFirstOrThrow())
+      .stripe_email_due_at
+
+  it('get the new address after the move; a Stripe outage is retried by the next run', async () => {
+    const user = await createUser(db(), { email: `member-${unique()}@example.test`, password: 'member-pass-1!' })
+    const customer = fake.billing.customerFor(user.email)
+    await db()
+      .insertInto('subscriptions')
+      .values({
+        user_id: user.id,
+        plan_id: 'basic',
+        billing_cycle: 'monthly',
+        status: 'active',
+        stripe_customer_id: customer.id,
+      })
+      .execute()
+    const newAddress = `member-new-${unique()}@example.test`
+    await (await signedIn(user)).profile.requestEmailChange({ newEmail: newAddress, password: 'member-pass-1!' })
+    expect(await dueAt(user)).toBeNull()
+    await opener().profile.confirmEmailChange({ token: await changeLinkTo(newAddress) })
+    expect(await dueAt(user)).not.toBeNull()
+
+    // Without Stripe configured it waits; with Stripe failing, the next run does it.
+    await sync(false)
+    expect(await dueAt(user)).not.toBeNull()
+    fake.failNextCustomerWrite()
+    expect((await sync()).failed).toBeGreaterThanOrEqual(1)
+    expect(fake.billing.customers.get(customer.id)?.email).toBe(user.email)
+    expect(await dueAt(user)).not.toBeNull()
+    await sync()
+    expect(fake.billing.customers.get(customer.id)?.email).toBe(newAddress)
+    expect(await dueAt(user)).toBeNull()
+    const calls = fake.calls.filter((call) => call === `POST /v1/customers/${customer.id}`).length
+    await sync()
+    expect(fake.calls.filter((call) => call === `POST /v1/customers/${customer.id}`)).toHaveLength(calls)
+  })
+
+  it('count a customer Stripe no longer knows as done, and mark an account without one at once', async () => {
+    const user = await createUser(db(), { email: `former-${unique()}@example.test`, password: 'former-pass-1!' })
+    await db()
+      .insertInto('subscriptions')
+      .values({
+        user_id: user.id,
+        plan_id: 'basic',
+        billing_cycle: 'monthly',
+        status: 'cancelled',
+        ended_at: new Date(),
+        stripe_customer_id: `cus_test_gone_${unique()}`,
+      })
+      .execute()
+    const plain = await createUser(db(), { email: `plain-${unique()}@example.test`, password: 'plain-pass-1!' })
+    for (const [person, password] of [
+      [user, 'former-pass-1!'],
+      [plain, 'plain-pass-1!'],
+    ] as const) {
+      const newAddress = `moved-${unique()}@example.test`
+      await (await signedIn(person)).profile.requestEmailChange({ newEmail: newAddress, password })
+      await opener().profile.confirmEmailChange({ token: await changeLinkTo(newAddress) })
+    }
+    await sync(false)
+    expect(await dueAt(plain)).toBeNull()
+    expect(await dueAt(user)).not.toBeNull()
+    await sync()
+    expect(await dueAt(user)).toBeNull()
   })
 })

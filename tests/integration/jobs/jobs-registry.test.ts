@@ -53,6 +53,7 @@ describe('scheduled work', () => {
     const { rows } = await sql<{ name: string; cron: string }>`select name, cron from pgboss.schedule
       order by name`.execute(database.db)
     expect(rows).toEqual([
+      { name: 'account.stripe-email', cron: '4-59/5 * * * *' },
       { name: 'analytics.rollup', cron: '11 * * * *' },
       { name: 'cart-reminders.send', cron: '2-59/5 * * * *' },
       { name: 'domains.recheck', cron: '29 3-23/6 * * *' },

@@ -73,7 +73,7 @@ describe('erasure and the Stripe customer', () => {
     expect(deletes()).toEqual([])
 
     await advanceClock(15 * DAY)
-    fake.failNextCustomerDelete()
+    fake.failNextCustomerWrite()
     const first = await job()
     // The account is erased on time even though Stripe failed; the customer waits for the next run.
     expect(first).toMatchObject({ erased: 1, stripeCustomersDeleted: 0, stripeFailed: 1 })
