@@ -174,7 +174,7 @@ let sdk: Promise<typeof Stripe> | undefined
 const loadStripe = () => (sdk ??= import('stripe').then((module) => module.default))
 
 /** Runs a call on a customer; false when Stripe answers 404 (no such customer: deleted before), which counts as done. */
-async function unlessGone(call: () => Promise<unknown>): Promise<boolean> {
+async function unlessGone(call: () => Promise<object>): Promise<boolean> {
   try {
     await call()
     return true
