@@ -60,12 +60,14 @@ export async function requestEmailChange(db: DB, userId: string, newEmail: strin
   const refusal = await emailChangeRefusal(db, userId)
   if (refusal) throw new DomainError('forbidden', refusal)
   await inTransaction(db, async (trx) => {
-    if (await findUserByEmail(trx, address)) {
-      await enqueueMail(trx, emailChangeTakenMail(address, publicUrl))
-      return
-    }
+    // A link is made either way, so the account page shows the same "a link waits at …" for an address that has an
+    // account: only that address's mail differs, and it carries no link (nobody can ever use this one).
     const token = await issueEmailChangeToken(trx, userId, address)
-    await enqueueMail(trx, emailChangeMail(address, publicUrl, token))
+    const taken = await findUserByEmail(trx, address)
+    await enqueueMail(
+      trx,
+      taken ? emailChangeTakenMail(address, publicUrl) : emailChangeMail(address, publicUrl, token),
+    )
   })
   return { message: EMAIL_CHANGE_MESSAGES.sent(address) }
 }
