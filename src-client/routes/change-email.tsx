@@ -4,8 +4,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { createFileRoute, Link, useHydrated } from '@tanstack/react-router'
 import { useEffect, useRef } from 'react'
 import { tokenInput } from '#shared/schemas/auth.ts'
-import { css } from '#styled-system/css'
 import { AuthCard } from '../components/auth/AuthCard.tsx'
+import { PostLinkToken } from '../components/auth/PostLinkToken.tsx'
 import { button } from '../components/ui/button.ts'
 import { FormAlert } from '../components/ui/form.tsx'
 import { LoadingState } from '../components/ui/states.tsx'
@@ -65,13 +65,7 @@ function ChangeEmailPage() {
       ) : hydrated ? (
         <LoadingState label="Confirming your new address…" />
       ) : (
-        // Before the page's script runs: a button posts the token (in the body only) to the bare address.
-        <form method="post" action="/change-email" className={css({ display: 'flex', flexDir: 'column' })}>
-          <input type="hidden" name="token" value={token} />
-          <button type="submit" className={button({ size: 'lg' })}>
-            Use this address
-          </button>
-        </form>
+        <PostLinkToken action="/change-email" token={token} label="Use this address" />
       )}
       {user ? (
         <Link to="/account" className={button({ variant: done ? 'primary' : 'outline' })}>

@@ -4,8 +4,8 @@ import { useEffect, useRef, useState } from 'react'
 import { AUTH_MESSAGES } from '#shared/auth.ts'
 import { RESEND_VERIFICATION_INTENT } from '#shared/native-form.ts'
 import { tokenInput } from '#shared/schemas/auth.ts'
-import { css } from '#styled-system/css'
 import { AuthCard } from '../components/auth/AuthCard.tsx'
+import { PostLinkToken } from '../components/auth/PostLinkToken.tsx'
 import { ResendVerification } from '../components/auth/ResendVerification.tsx'
 import { asksForSignupPassword, SignupPasswordForm } from '../components/auth/SignupPasswordForm.tsx'
 import { button } from '../components/ui/button.ts'
@@ -105,13 +105,7 @@ function VerifyEmailPage() {
       ) : hydrated ? (
         <LoadingState label="Verifying your email…" />
       ) : (
-        // Posted to the bare address: the token travels in the body only.
-        <form method="post" action="/verify-email" className={css({ display: 'flex', flexDir: 'column' })}>
-          <input type="hidden" name="token" value={token} />
-          <button type="submit" className={button({ size: 'lg' })}>
-            Verify my email
-          </button>
-        </form>
+        <PostLinkToken action="/verify-email" token={token} label="Verify my email" />
       )}
       <Link
         to="/login"

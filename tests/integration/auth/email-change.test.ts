@@ -239,6 +239,24 @@ describe('the Stripe customers of a moved account', () => {
       stripe: withStripe ? createStripeApi({ secretKey: fake.secretKey, apiUrl: fake.url }) : null,
       log: { error: (entry) => void errors.push(entry) },
     })
+  /** A plan of the person's billed to this Stripe customer (`ended`: cancelled since). */
+  const billedPlan = (user: { id: string }, customerId: string, ended = false) =>
+    db()
+      .insertInto('subscriptions')
+      .values({
+        user_id: user.id,
+        plan_id: 'basic',
+        billing_cycle: 'monthly',
+        status: ended ? 'cancelled' : 'active',
+        ended_at: ended ? new Date() : null,
+        stripe_customer_id: customerId,
+      })
+      .execute()
+  /** Asks to move with the password and opens the link mailed to the new address. */
+  const move = async (user: TestUser, password: string, newAddress: string) => {
+    await (await signedIn(user)).profile.requestEmailChange({ newEmail: newAddress, password })
+    await opener().profile.confirmEmailChange({ token: await changeLinkTo(newAddress) })
+  }
   const dueAt = async (user: { id: string }) =>
     (await db().selectFrom('users').select('stripe_email_due_at').where('id', '=', user.id).executeTakeFirstOrThrow())
       .stripe_email_due_at
@@ -246,16 +264,7 @@ describe('the Stripe customers of a moved account', () => {
   it('get the new address after the move; a Stripe outage is retried by the next run', async () => {
     const user = await createUser(db(), { email: `member-${unique()}@example.test`, password: 'member-pass-1!' })
     const customer = fake.billing.customerFor(user.email)
-    await db()
-      .insertInto('subscriptions')
-      .values({
-        user_id: user.id,
-        plan_id: 'basic',
-        billing_cycle: 'monthly',
-        status: 'active',
-        stripe_customer_id: customer.id,
-      })
-      .execute()
+    await billedPlan(user, customer.id)
     const newAddress = `member-new-${unique()}@example.test`
     await (await signedIn(user)).profile.requestEmailChange({ newEmail: newAddress, password: 'member-pass-1!' })
     expect(await dueAt(user)).toBeNull()
@@ -279,26 +288,10 @@ describe('the Stripe customers of a moved account', () => {
 
   it('count a customer Stripe no longer knows as done, and mark an account without one at once', async () => {
     const user = await createUser(db(), { email: `former-${unique()}@example.test`, password: 'former-pass-1!' })
-    await db()
-      .insertInto('subscriptions')
-      .values({
-        user_id: user.id,
-        plan_id: 'basic',
-        billing_cycle: 'monthly',
-        status: 'cancelled',
-        ended_at: new Date(),
-        stripe_customer_id: `cus_test_gone_${unique()}`,
-      })
-      .execute()
+    await billedPlan(user, `cus_test_gone_${unique()}`, true)
     const plain = await createUser(db(), { email: `plain-${unique()}@example.test`, password: 'plain-pass-1!' })
-    for (const [person, password] of [
-      [user, 'former-pass-1!'],
-      [plain, 'plain-pass-1!'],
-    ] as const) {
-      const newAddress = `moved-${unique()}@example.test`
-      await (await signedIn(person)).profile.requestEmailChange({ newEmail: newAddress, password })
-      await opener().profile.confirmEmailChange({ token: await changeLinkTo(newAddress) })
-    }
+    await move(user, 'former-pass-1!', `moved-${unique()}@example.test`)
+    await move(plain, 'plain-pass-1!', `moved-${unique()}@example.test`)
     await sync(false)
     expect(await dueAt(plain)).toBeNull()
     expect(await dueAt(user)).not.toBeNull()
