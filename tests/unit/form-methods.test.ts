@@ -45,10 +45,17 @@ describe('client forms', () => {
     const readPage = (file: string) =>
       /useNativeFormResult\('([^']+)'\)/.exec(readFileSync(path.join(CLIENT, file), 'utf8'))?.[1]
     // A form shown on other pages too (Resend verification e-mail) names the page that answers it (action="…").
+    // A mailed link's no-script button (components/auth/PostLinkToken.tsx) posts to the page its caller names.
+    const linkButtons = files.flatMap((file) =>
+      [...readFileSync(file, 'utf8').matchAll(/<PostLinkToken\b[^>]*\baction="([^"]+)"/g)].map((match) => match[1]),
+    )
+    expect(linkButtons.length).toBeGreaterThan(1)
     const pagesPosted = forms
       .filter(({ tag }) => methodOf(tag) === 'post')
       .filter(({ tag }) => !ROUTE_ACTIONS.some((action) => tag.includes(`action=${action}`)))
+      .filter(({ file }) => file !== 'components/auth/PostLinkToken.tsx')
       .map(({ tag, file }) => /\baction="([^"]+)"/.exec(tag)?.[1] ?? readPage(file))
+      .concat(linkButtons)
     expect([...new Set(pagesPosted)].toSorted()).toEqual(NATIVE_FORM_PAGES.toSorted())
     const pagesRead = new Set(files.map((file) => readPage(path.relative(CLIENT, file))))
     for (const page of NATIVE_FORM_PAGES) expect(pagesRead).toContain(page)
