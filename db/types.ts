@@ -322,6 +322,13 @@ export interface KnownDevicesTable {
   last_seen_at: Generated<Date>
 }
 
+/** This person wants no news of this course by e-mail (users/course-news.ts); the others' news still comes. */
+export interface CourseNewsMutesTable {
+  user_id: string
+  course_id: string
+  created_at: CreatedAt
+}
+
 /** A one-click unsubscribe link of one mail: its SHA-256, whose news it stops, and which news (mail/unsubscribe-links.ts). */
 export interface MailUnsubscribeLinksTable {
   token_hash: string
@@ -2107,6 +2114,7 @@ export interface Database {
   known_devices: KnownDevicesTable
   mail_outbox: MailOutboxTable
   mail_unsubscribe_links: MailUnsubscribeLinksTable
+  course_news_mutes: CourseNewsMutesTable
   cart_items: CartItemsTable
   bundles: BundlesTable
   bundle_courses: BundleCoursesTable

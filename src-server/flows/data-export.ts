@@ -30,6 +30,7 @@ import {
 } from '../privacy/exports.ts'
 import { UPLOAD_PREFIXES } from '../storage/keys.ts'
 import type { FileStorage } from '../storage/storage.ts'
+import { mutedCourseIds } from '../users/course-news.ts'
 
 export interface ExportDeps {
   db: DB
@@ -45,7 +46,8 @@ const README = `Your SkillForge data
 This archive holds everything SkillForge keeps about your account, as of the date it was made.
 
 profile.json            your account: name, e-mail address, role, when you joined, whether your courses' news
-                        comes by e-mail (course_update_mails), your sessions (device,
+                        comes by e-mail (course_update_mails) and the courses whose news you stopped
+                        (course_news_stopped), your sessions (device,
                         browser, approximate network, last active), sign-in methods, the schools whose
                         single sign-on signs you in, and passkeys (not their secrets)
 orders.json             your orders with their lines, payments, refunds, refund requests, coupons and the gifts
@@ -617,7 +619,14 @@ export async function collectPersonalData(db: DB, userId: string): Promise<Recor
 
   // The JSON files: course titles beside course ids, others' account ids said as "Staff" or "Instructor" (jsonFor).
   const data: Record<string, unknown> = {
-    'profile.json': { ...person, sessions, signInMethods: oauth, schoolSignIns, passkeys },
+    'profile.json': {
+      ...person,
+      course_news_stopped: await mutedCourseIds(db, userId),
+      sessions,
+      signInMethods: oauth,
+      schoolSignIns,
+      passkeys,
+    },
     'orders.json': orders.map((order) => ({
       ...order,
       lines: items.filter((item) => item.order_id === order.id),

@@ -68,12 +68,15 @@ function candidates(db: DB, now: Date, after: Key | null) {
       .leftJoin('drip_unlock_mails as m', (join) =>
         join.onRef('m.user_id', '=', 'h.user_id').onRef('m.section_id', '=', 'd.section_id'),
       )
+      .leftJoin('course_news_mutes as muted', (join) =>
+        join.onRef('muted.user_id', '=', 'h.user_id').onRef('muted.course_id', '=', 'd.course_id'),
+      )
       .select([
         'h.user_id as userId',
         'h.began as heldSince',
         'u.email',
         'u.first_name as firstName',
-        'u.course_update_mails as wantsMail',
+        sql<boolean>`u.course_update_mails and muted.user_id is null`.as('wantsMail'),
         'd.course_id as courseId',
         'c.title as courseTitle',
         'c.status as courseStatus',

@@ -530,7 +530,8 @@ async function announceBatch(trx: DB, publicUrl: string, now: Date) {
     ])
     const teaching = new Set(teachers.map((row) => row.user_id))
     const told = holders.filter((userId) => !asked.has(userId) && !teaching.has(userId))
-    sent += await sendAnnouncements(trx, session.id, told, await siteUrlOf(session.course_id))
+    const announced = { sessionId: session.id, courseId: session.course_id }
+    sent += await sendAnnouncements(trx, announced, told, await siteUrlOf(session.course_id))
   }
   return { claimed: claimed.length, sent }
 }

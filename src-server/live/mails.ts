@@ -149,13 +149,18 @@ export async function sendWaitlistNews(
  * register. `siteUrl` is the course's site (its school's own domain when it has one). The session and the addresses
  * are read once for all of them.
  */
-export async function sendAnnouncements(trx: DB, sessionId: string, userIds: readonly string[], siteUrl: string) {
-  const session = await loadSession(trx, sessionId)
+export async function sendAnnouncements(
+  trx: DB,
+  announced: { sessionId: string; courseId: string },
+  userIds: readonly string[],
+  siteUrl: string,
+) {
+  const session = await loadSession(trx, announced.sessionId)
   const course = session.course_title ? ` for “${session.course_title}”` : ''
   const what = `A live session is scheduled${course}: “${session.title}”, ${whenText(session.starts_at, session.time_zone)}, ${session.duration_minutes} minutes. As a learner of the course you may attend: register on ${livePage(siteUrl)} while seats are left.`
   let sent = 0
   for (let start = 0; start < userIds.length; start += 1000) {
-    for (const user of await courseNewsContacts(trx, userIds.slice(start, start + 1000))) {
+    for (const user of await courseNewsContacts(trx, userIds.slice(start, start + 1000), announced.courseId)) {
       const ending = await courseNewsEnding(trx, user.id, siteUrl)
       await enqueueMail(trx, {
         kind: 'live_announced',

@@ -5,6 +5,7 @@ import type { DB } from '../kernel/db.ts'
 import type { ImageType } from '../storage/image.ts'
 import { UPLOAD_PREFIXES } from '../storage/keys.ts'
 import type { FileStorage } from '../storage/storage.ts'
+import { mutedCourseIds } from '../users/course-news.ts'
 
 export { AVATAR_MESSAGES } from '../../src-shared/uploads.ts'
 
@@ -23,7 +24,7 @@ export async function mailPreferencesOf(db: DB, userId: string) {
     .select('course_update_mails')
     .where('id', '=', userId)
     .executeTakeFirstOrThrow()
-  return { courseUpdates: row.course_update_mails }
+  return { courseUpdates: row.course_update_mails, mutedCourseIds: await mutedCourseIds(db, userId) }
 }
 
 export async function setMailPreferences(db: DB, userId: string, preferences: { courseUpdates: boolean }) {

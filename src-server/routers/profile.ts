@@ -1,5 +1,12 @@
 // The signed-in user's own profile. The avatar upload is a plain route (multipart): http/avatar.ts.
-import { emailChangeInput, mailPreferencesInput, profileNameInput, tokenInput } from '../../src-shared/schemas/auth.ts'
+import {
+  courseNewsInput,
+  emailChangeInput,
+  mailPreferencesInput,
+  mailPreferencesView,
+  profileNameInput,
+  tokenInput,
+} from '../../src-shared/schemas/auth.ts'
 import { reminderUnsubscribeInput } from '../../src-shared/schemas/cart-reminders.ts'
 import { confirmAction, confirmationMethod } from '../auth/confirm-action.ts'
 import { loadMe } from '../auth/me.ts'
@@ -11,6 +18,7 @@ import { RATE_RULES } from '../security/rate-limit.ts'
 import { passwordsTypedHere } from '../trpc/context.ts'
 import { authedProcedure, publicProcedure, router } from '../trpc/init.ts'
 import { enforceLimit, paceSecurityTries } from '../trpc/security-pace.ts'
+import { setCourseNewsWanted } from '../users/course-news.ts'
 
 export const profileRouter = router({
   updateName: authedProcedure.input(profileNameInput).mutation(async ({ ctx, input }) => {
@@ -19,12 +27,18 @@ export const profileRouter = router({
   }),
 
   mailPreferences: authedProcedure
-    .output(mailPreferencesInput)
+    .output(mailPreferencesView)
     .query(({ ctx }) => mailPreferencesOf(ctx.db, ctx.user.id)),
 
   setMailPreferences: authedProcedure
     .input(mailPreferencesInput)
     .mutation(({ ctx, input }) => setMailPreferences(ctx.db, ctx.user.id, input)),
+
+  /** One course's news by e-mail, stopped or taken again (the others' news is unchanged). */
+  setCourseNews: authedProcedure.input(courseNewsInput).mutation(async ({ ctx, input }) => {
+    await setCourseNewsWanted(ctx.db, ctx.user.id, input.courseId, input.wanted)
+    return mailPreferencesOf(ctx.db, ctx.user.id)
+  }),
 
   /** A course news mail's unsubscribe link, followed by a person (no log-in: the link says whose news stops). */
   stopCourseNews: publicProcedure

@@ -14,15 +14,26 @@ export async function existingUserContact(db: DB, userId: string) {
 }
 
 /**
- * The addresses and first names of those of these people who take their courses' news by e-mail (a live session's
- * announcement to a course's holders); one who turned it off on their account page is left out.
+ * The addresses and first names of those of these people who take this course's news by e-mail (a live session's
+ * announcement to its holders); one who turned their courses' news off on their account page, or this course's
+ * (users/course-news.ts), is left out.
  */
-export function courseNewsContacts(db: DB, userIds: readonly string[]) {
+export function courseNewsContacts(db: DB, userIds: readonly string[], courseId: string) {
   if (userIds.length === 0) return Promise.resolve([])
   return db
-    .selectFrom('users')
-    .select(['id', 'email', 'first_name'])
-    .where('id', 'in', [...userIds])
-    .where('course_update_mails', '=', true)
+    .selectFrom('users as u')
+    .select(['u.id', 'u.email', 'u.first_name'])
+    .where('u.id', 'in', [...userIds])
+    .where('u.course_update_mails', '=', true)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('course_news_mutes as m')
+            .select('m.user_id')
+            .whereRef('m.user_id', '=', 'u.id')
+            .where('m.course_id', '=', courseId),
+        ),
+      ),
+    )
     .execute()
 }

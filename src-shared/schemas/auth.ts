@@ -36,6 +36,10 @@ export const profileNameInput = z.object({ firstName: personName('First name'), 
 
 /** The account page's E-mail preferences: whether a person's courses' news comes by e-mail. */
 export const mailPreferencesInput = z.object({ courseUpdates: z.boolean() }).strict()
+/** What the card shows: the switch for all courses' news, and the courses whose news the person stopped one by one. */
+export const mailPreferencesView = mailPreferencesInput.extend({ mutedCourseIds: z.array(z.string()) })
+/** One course's news by e-mail, stopped (`wanted` false) or taken again. */
+export const courseNewsInput = z.strictObject({ courseId: z.string().trim().min(1).max(200), wanted: z.boolean() })
 
 /** Moving the account to another address: the new address, and a fresh proof (as for the other sensitive actions). */
 export const emailChangeInput = actionProofInput.extend({ newEmail: email })

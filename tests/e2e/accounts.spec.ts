@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely'
 import type { Database } from '../../db/types.ts'
 import { issueUnsubscribeLink } from '../../src-server/mail/unsubscribe-links.ts'
 import { createUser } from '../support/factories.ts'
+import { buyerOfCourse } from '../support/learning.ts'
 import { expect, test } from './fixtures.ts'
 
 const PNG = Buffer.from(
@@ -233,6 +234,33 @@ test.describe('account page', () => {
     await expect(page.getByText('You will get your courses’ news by e-mail.')).toBeVisible()
     await expect(courseNews).toBeChecked()
     expect(await stored()).toEqual({ course_update_mails: true })
+  })
+
+  test('stops one course’s news by e-mail and keeps the other’s', async ({ page, login, db }) => {
+    const user = await login()
+    const courses = await db
+      .selectFrom('courses')
+      .select(['id', 'title'])
+      .where('status', '=', 'published')
+      .orderBy('id')
+      .limit(2)
+      .execute()
+    for (const course of courses) await buyerOfCourse(db, course.id, user)
+    const [first, second] = courses as [{ id: string; title: string }, { id: string; title: string }]
+    await page.goto('/account')
+    const byCourse = page.getByRole('group', { name: 'Course by course' })
+    const firstSwitch = byCourse.getByRole('checkbox', { name: first.title })
+    await expect(firstSwitch).toBeChecked()
+    await expect(byCourse.getByRole('checkbox', { name: second.title })).toBeChecked()
+    await firstSwitch.focus()
+    await page.keyboard.press('Space')
+    await expect(page.getByText(`You will no longer get news of “${first.title}” by e-mail.`)).toBeVisible()
+    await expect(firstSwitch).not.toBeChecked()
+    const muted = await db.selectFrom('course_news_mutes').select('course_id').where('user_id', '=', user.id).execute()
+    expect(muted).toEqual([{ course_id: first.id }])
+    await page.reload()
+    await expect(byCourse.getByRole('checkbox', { name: first.title })).not.toBeChecked()
+    await expect(byCourse.getByRole('checkbox', { name: second.title })).toBeChecked()
   })
 
   test('moves the account to another address once the link mailed there is opened', async ({ page, login, db }) => {

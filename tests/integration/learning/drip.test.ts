@@ -127,8 +127,10 @@ describe('a section dripped 7 days after enrolment', () => {
     const { user: quiet } = await buyerOfCourse(site.db, COURSE)
     const { user: keen } = await buyerOfCourse(site.db, COURSE)
     const quietCaller = await callerAs(site.db, quiet)
-    expect(await quietCaller.profile.mailPreferences()).toEqual({ courseUpdates: true })
-    expect(await quietCaller.profile.setMailPreferences({ courseUpdates: false })).toEqual({ courseUpdates: false })
+    expect(await quietCaller.profile.mailPreferences()).toEqual({ courseUpdates: true, mutedCourseIds: [] })
+    expect(await quietCaller.profile.setMailPreferences({ courseUpdates: false })).toMatchObject({
+      courseUpdates: false,
+    })
     await expect((await callerAs(site.db, null)).profile.mailPreferences()).rejects.toMatchObject({
       code: 'UNAUTHORIZED',
     })
@@ -143,6 +145,37 @@ describe('a section dripped 7 days after enrolment', () => {
     await quietCaller.profile.setMailPreferences({ courseUpdates: true })
     await sweepDripUnlocks(site.db, URL)
     expect(await dripMails(quiet.email)).toEqual([])
+  })
+
+  it('mails no one who stopped this course’s news, and keeps their other courses’ news', async () => {
+    const { sectionId } = await dripTarget()
+    await setDrip(sectionId, 7)
+    const { user: muted } = await buyerOfCourse(site.db, COURSE)
+    const { user: keen } = await buyerOfCourse(site.db, COURSE)
+    const mutedCaller = await callerAs(site.db, muted)
+    expect(await mutedCaller.profile.setCourseNews({ courseId: COURSE, wanted: false })).toEqual({
+      courseUpdates: true,
+      mutedCourseIds: [COURSE],
+    })
+    // Twice changes nothing; a course that does not exist is refused; a visitor is refused.
+    await mutedCaller.profile.setCourseNews({ courseId: COURSE, wanted: false })
+    await expect(
+      mutedCaller.profile.setCourseNews({ courseId: 'no-such-course', wanted: false }),
+    ).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    })
+    await expect(
+      (await callerAs(site.db, null)).profile.setCourseNews({ courseId: COURSE, wanted: false }),
+    ).rejects.toMatchObject({ code: 'UNAUTHORIZED' })
+
+    await advanceClock(7 * DAY + 3600)
+    await sweepDripUnlocks(site.db, URL)
+    expect(await dripMails(muted.email)).toEqual([])
+    expect(await dripMails(keen.email)).toHaveLength(1)
+    // Taken again: the section that opened meanwhile is not news to mail now (it was claimed unsent).
+    expect((await mutedCaller.profile.setCourseNews({ courseId: COURSE, wanted: true })).mutedCourseIds).toEqual([])
+    await sweepDripUnlocks(site.db, URL)
+    expect(await dripMails(muted.email)).toEqual([])
   })
 
   it('stops course news in one click from the mail, with no log-in: the mail client’s POST or the page’s button', async () => {

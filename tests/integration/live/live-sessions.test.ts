@@ -532,11 +532,15 @@ describe('finding a course’s sessions (decision 0142)', () => {
     const holder = await createUser(site.db, { firstName: 'Hal' })
     const early = await createUser(site.db, { firstName: 'Ely' })
     const quiet = await createUser(site.db, { firstName: 'Quin' })
+    const muted = await createUser(site.db, { firstName: 'Mo' })
+    await buyerOfCourse(site.db, COURSE, muted)
     await buyerOfCourse(site.db, COURSE, holder)
     await buyerOfCourse(site.db, COURSE, early)
     await buyerOfCourse(site.db, COURSE, quiet)
     // Quin turned course news off on the account page.
     await (await as(quiet)).profile.setMailPreferences({ courseUpdates: false })
+    // Mo stopped this course's news only.
+    await (await as(muted)).profile.setCourseNews({ courseId: COURSE, wanted: false })
     const title = 'Announced office hours'
     const { id } = await (await as(instructor)).live.schedule({
       courseId: COURSE,
@@ -571,6 +575,7 @@ describe('finding a course’s sessions (decision 0142)', () => {
     expect(mail?.list_unsubscribe).toMatch(/^http:\/\/localhost:3000\/api\/mail\/unsubscribe\?token=[a-z2-7]{40}$/)
     expect(mail?.text_body).toContain(mail?.list_unsubscribe)
     expect(await announced(quiet.email, title)).toEqual([])
+    expect(await announced(muted.email, title)).toEqual([])
     expect(await announced(early.email, title)).toEqual([])
     expect(await announced(premium.email, title)).toEqual([])
     expect(await announced(instructor.email, title)).toEqual([])

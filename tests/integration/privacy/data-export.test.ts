@@ -79,6 +79,7 @@ describe('download my data', () => {
     const profile = JSON.parse(strFromU8(files['profile.json'] as Uint8Array))
     expect(profile.email).toBe(buyer.email)
     expect(profile.course_update_mails).toBe(true)
+    expect(profile.course_news_stopped).toEqual([])
     expect(JSON.stringify(profile)).not.toMatch(/password|secret_hash/)
     const orders = JSON.parse(strFromU8(files['orders.json'] as Uint8Array))
     expect(orders.map((order: { reference: string }) => order.reference)).toEqual([sale.reference])
