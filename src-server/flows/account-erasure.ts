@@ -211,6 +211,7 @@ async function eraseRows(trx: DB, userId: string, email: string, now: Date) {
     'quiz_attempts',
     'drip_unlock_mails',
     'mail_unsubscribe_links',
+    'course_news_mutes',
     'lesson_question_votes',
     'question_digest_optouts',
     'question_digests',
