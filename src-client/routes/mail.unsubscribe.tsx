@@ -5,7 +5,7 @@ import { optionalText, searchParams } from '../lib/search-params.ts'
 
 const routeSearch = searchParams({ token: optionalText })
 
-// A course news mail's unsubscribe link (decision 0156): no log-in needed; one press turns the news off.
+// A course news mail's unsubscribe link (decision 0156): no log-in needed; one press stops that course's news.
 export const Route = createFileRoute('/mail/unsubscribe')({
   validateSearch: routeSearch,
   head: () => ({ meta: [{ title: 'Unsubscribe from course news | SkillForge' }] }),
@@ -18,7 +18,7 @@ function UnsubscribePage() {
   return (
     <UnsubscribeCard
       title="Course news by e-mail"
-      question="Stop the e-mails about your courses’ news (new lessons opening, live sessions scheduled)?"
+      question="Stop the e-mails about this course’s news (new lessons opening, live sessions scheduled)?"
       linkToken={Route.useSearch().token}
       unsubscribe={unsubscribe}
     />

@@ -42,7 +42,7 @@ export async function sendUnlockMail(
 ): Promise<boolean> {
   if (!(await claim(trx, due))) return false
   const link = `${publicUrl.replace(/\/$/, '')}/learn/${encodeURIComponent(due.courseId)}`
-  const ending = await courseNewsEnding(trx, due.userId, publicUrl)
+  const ending = await courseNewsEnding(trx, { userId: due.userId, courseId: due.courseId }, publicUrl)
   await enqueueMail(trx, {
     kind: 'drip_unlocked',
     to: due.email,

@@ -161,7 +161,7 @@ export async function sendAnnouncements(
   let sent = 0
   for (let start = 0; start < userIds.length; start += 1000) {
     for (const user of await courseNewsContacts(trx, userIds.slice(start, start + 1000), announced.courseId)) {
-      const ending = await courseNewsEnding(trx, user.id, siteUrl)
+      const ending = await courseNewsEnding(trx, { userId: user.id, courseId: announced.courseId }, siteUrl)
       await enqueueMail(trx, {
         kind: 'live_announced',
         to: user.email,

@@ -293,16 +293,30 @@ test.describe('account page', () => {
     )
   })
 
-  test('a course news mail’s unsubscribe link turns the news off with one press, signed out', async ({ page, db }) => {
+  test('a course news mail’s unsubscribe link stops that course’s news with one press, signed out', async ({
+    page,
+    db,
+  }) => {
     const user = await createUser(db)
-    const link = new URL(await issueUnsubscribeLink(db, user.id, 'course_news', 'http://mail.example'))
+    const course = await db
+      .selectFrom('courses')
+      .select('id')
+      .where('status', '=', 'published')
+      .executeTakeFirstOrThrow()
+    const link = new URL(
+      await issueUnsubscribeLink(
+        db,
+        { userId: user.id, list: 'course_news', courseId: course.id },
+        'http://mail.example',
+      ),
+    )
     await page.goto(`${link.pathname}${link.search}`)
     await expect(page).toHaveURL(/\/mail\/unsubscribe$/)
     await expect(page.getByRole('heading', { name: 'Course news by e-mail' })).toBeVisible()
     await page.getByRole('button', { name: 'Unsubscribe' }).click()
-    await expect(page.getByText('You will no longer get your courses’ news by e-mail.')).toBeVisible()
-    const row = await db.selectFrom('users').select('course_update_mails').where('id', '=', user.id).executeTakeFirst()
-    expect(row?.course_update_mails).toBe(false)
+    await expect(page.getByText('You will no longer get this course’s news by e-mail.')).toBeVisible()
+    const muted = await db.selectFrom('course_news_mutes').select('course_id').where('user_id', '=', user.id).execute()
+    expect(muted).toEqual([{ course_id: course.id }])
   })
 
   test('pages pass the Content-Security-Policy', async ({ page, login }) => {
