@@ -29,6 +29,7 @@ export const EMAIL_CHANGE_MESSAGES = {
   badLink:
     'This link does not work any more: it was used, a newer one replaced it, or it expired. Ask for a new one on your account page.',
   taken: 'That address has an account of its own now, so your address did not change.',
+  cancelled: 'The link is cancelled: your e-mail address stays as it is.',
   done: (email: string) => `Your account’s e-mail address is now ${email}. Use it to sign in from now on.`,
   nowHeld: (school: string) => ` ${school} requires its members to sign in with single sign-on: sign in there.`,
 } as const
@@ -48,6 +49,12 @@ export async function emailChangeStatus(db: DB, userId: string) {
     refusal: await emailChangeRefusal(db, userId),
     pending: pending ? { email: pending.email, expiresAt: pending.expiresAt.toISOString() } : null,
   }
+}
+
+/** Ends the link waiting at the new address (the person changed their mind, or mistyped it): the address stays. */
+export async function cancelEmailChange(db: DB, userId: string) {
+  await deletePendingTokens(db, userId, 'change_email')
+  return { message: EMAIL_CHANGE_MESSAGES.cancelled }
 }
 
 /** Mails the change link to the new address (or, when it has an account, a mail saying nothing moved). */

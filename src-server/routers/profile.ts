@@ -11,7 +11,7 @@ import { reminderUnsubscribeInput } from '../../src-shared/schemas/cart-reminder
 import { confirmAction, confirmationMethod } from '../auth/confirm-action.ts'
 import { loadMe } from '../auth/me.ts'
 import { twoFactorSettings } from '../auth/two-factor.ts'
-import { confirmEmailChange, emailChangeStatus, requestEmailChange } from '../flows/email-change.ts'
+import { cancelEmailChange, confirmEmailChange, emailChangeStatus, requestEmailChange } from '../flows/email-change.ts'
 import { stopCourseNewsByLink } from '../flows/mail-unsubscribe.ts'
 import { mailPreferencesOf, setMailPreferences, updateProfileName } from '../profile/editing.ts'
 import { RATE_RULES } from '../security/rate-limit.ts'
@@ -58,6 +58,9 @@ export const profileRouter = router({
     await enforceLimit(ctx, RATE_RULES.emailChangePerAddress, `email-change-to:${input.newEmail.toLowerCase()}`)
     return requestEmailChange(ctx.db, ctx.user.id, input.newEmail, ctx.publicUrl)
   }),
+
+  /** Ends the link waiting at the new address; the address stays. */
+  cancelEmailChange: authedProcedure.mutation(({ ctx }) => cancelEmailChange(ctx.db, ctx.user.id)),
 
   /** Uses the mailed link (opened in any browser, signed in or not: the link alone proves the new mailbox). */
   confirmEmailChange: publicProcedure.input(tokenInput).mutation(async ({ ctx, input }) => {

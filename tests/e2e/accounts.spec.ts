@@ -279,8 +279,15 @@ test.describe('account page', () => {
     await card.getByLabel('Your password').fill(user.password)
     await card.getByRole('button', { name: 'Send confirmation link' }).click()
     await expect(card.getByTestId('email-change-pending')).toContainText(newAddress)
-    // Nothing moved yet.
+    // Nothing moved yet; the waiting link can be cancelled, and asked for again.
     await expect(page.getByTestId('profile-email')).toHaveText(user.email)
+    await card.getByRole('button', { name: 'Cancel this change' }).click()
+    await expect(page.getByText('Link cancelled')).toBeVisible()
+    await expect(card.getByTestId('email-change-pending')).toHaveCount(0)
+    await card.getByLabel('New e-mail address').fill(newAddress)
+    await card.getByLabel('Your password').fill(user.password)
+    await card.getByRole('button', { name: 'Send confirmation link' }).click()
+    await expect(card.getByTestId('email-change-pending')).toContainText(newAddress)
 
     await page.goto(await mailedLink(db, newAddress, '/change-email'))
     await expect(page.getByText(`Your account’s e-mail address is now ${newAddress}.`)).toBeVisible()

@@ -7,7 +7,7 @@ import { type FormEvent, useState } from 'react'
 import { errorMessage } from '#client/lib/errors.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
 import { useTRPC } from '#client/lib/use-trpc.ts'
-import { submitWhilePending } from '#client/lib/while-pending.ts'
+import { submitWhilePending, whilePending } from '#client/lib/while-pending.ts'
 import { formatDate } from '#shared/dates.ts'
 import { emailChangeInput } from '#shared/schemas/auth.ts'
 import { css } from '#styled-system/css'
@@ -15,7 +15,7 @@ import { button } from '../ui/button.ts'
 import { serverFieldErrors } from '../ui/field-errors.tsx'
 import { FormAlert, TextField } from '../ui/form.tsx'
 import { ErrorState, LoadingState } from '../ui/states.tsx'
-import { notify } from '../ui/toaster.tsx'
+import { notify, reloadThenToast } from '../ui/toaster.tsx'
 import { ProofFields, proofFromForm, usePrivacyCode } from './ProofFields.tsx'
 import { SectionCard } from './SectionCard.tsx'
 
@@ -37,17 +37,42 @@ export function EmailAddressSection({ email }: { email: string }) {
         </p>
       ) : (
         <>
-          {status.data.pending ? (
-            <p data-testid="email-change-pending" className={css({ fontSize: 'sm', mb: '4' })}>
-              A link waits at <strong>{status.data.pending.email}</strong> until{' '}
-              {formatDate(status.data.pending.expiresAt, 'mediumTime')}: open it to move your account there. Asking
-              again sends a new link, and the old one stops working.
-            </p>
-          ) : null}
+          {status.data.pending ? <PendingChange pending={status.data.pending} /> : null}
           <EmailChangeForm confirm={status.data.confirm} />
         </>
       )}
     </SectionCard>
+  )
+}
+
+/** The link waiting at the new address, and a way to end it (a mistyped address, a change of mind). */
+function PendingChange({ pending }: { pending: { email: string; expiresAt: string } }) {
+  const trpc = useTRPC()
+  const queryClient = useQueryClient()
+  const cancel = useMutation(
+    trpc.profile.cancelEmailChange.mutationOptions(
+      reloadThenToast(
+        () => queryClient.invalidateQueries({ queryKey: trpc.profile.emailChange.queryKey() }),
+        'Link cancelled',
+      ),
+    ),
+  )
+  return (
+    <div data-testid="email-change-pending" className={css({ fontSize: 'sm', mb: '4', display: 'grid', gap: '2' })}>
+      <p>
+        A link waits at <strong>{pending.email}</strong> until {formatDate(pending.expiresAt, 'mediumTime')}: open it to
+        move your account there. Asking again sends a new link, and the old one stops working.
+      </p>
+      <div>
+        <button
+          type="button"
+          className={button({ variant: 'outline', size: 'sm' })}
+          {...whilePending(cancel.isPending, 'onClick', () => cancel.mutate())}
+        >
+          {cancel.isPending ? 'Cancelling…' : 'Cancel this change'}
+        </button>
+      </div>
+    </div>
   )
 }
 

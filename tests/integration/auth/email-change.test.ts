@@ -168,6 +168,15 @@ describe('moving an account to another e-mail address', () => {
     )
     await opener().profile.confirmEmailChange({ token: await changeLinkTo(second) })
     expect((await addressOf(user)).email).toBe(second)
+    // A link cancelled from the account page stops working; the address stays.
+    const third = `emmy-three-${unique()}@example.test`
+    await me.profile.requestEmailChange({ newEmail: third, password: 'emmy-pass-1!' })
+    expect((await me.profile.cancelEmailChange()).message).toBe(EMAIL_CHANGE_MESSAGES.cancelled)
+    expect((await me.profile.emailChange()).pending).toBeNull()
+    expect((await refusal(opener().profile.confirmEmailChange({ token: await changeLinkTo(third) }))).message).toBe(
+      EMAIL_CHANGE_MESSAGES.badLink,
+    )
+    expect((await addressOf(user)).email).toBe(second)
     // Whoever reads the old mailbox from now on cannot set the password with the link sent there before.
     const reset = await refusal(opener().auth.resetPassword({ token: resetToken, password: 'taken-over-1!' }))
     expect(reset.code).toBe('BAD_REQUEST')
