@@ -329,11 +329,12 @@ export interface CourseNewsMutesTable {
   created_at: CreatedAt
 }
 
-/** A one-click unsubscribe link of one mail: its SHA-256, whose news of which course it stops (mail/unsubscribe-links.ts). */
+/** A one-click unsubscribe link of one mail: its SHA-256, whose mails of which course it stops (mail/unsubscribe-links.ts). */
 export interface MailUnsubscribeLinksTable {
   token_hash: string
   user_id: string
-  list: 'course_news'
+  /** course_news: a course's news to a learner; question_digest: an instructor's daily digest of the course's questions. */
+  list: 'course_news' | 'question_digest'
   course_id: string
   created_at: CreatedAt
 }

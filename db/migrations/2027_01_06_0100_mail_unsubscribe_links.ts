@@ -1,6 +1,6 @@
-// Frozen: the one-click unsubscribe links of a course's news (a dripped section opening, a live session scheduled).
-// One random link per mail, kept as its SHA-256 with whose news of which course it stops. Purged with the copies of the
-// mails they came in. Never import application code.
+// Frozen: the one-click unsubscribe links of a course's news (a dripped section opening, a live session scheduled) and
+// of an instructor's daily digest of a course's new questions. One random link per mail, kept as its SHA-256 with whose
+// mails of which course it stops. Purged with the copies of the mails they came in. Never import application code.
 import { type Kysely, sql } from 'kysely'
 
 export async function up(db: Kysely<any>): Promise<void> {
@@ -8,7 +8,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .createTable('mail_unsubscribe_links')
     .addColumn('token_hash', 'text', (col) => col.primaryKey())
     .addColumn('user_id', 'uuid', (col) => col.notNull().references('users.id').onDelete('cascade'))
-    .addColumn('list', 'text', (col) => col.notNull().check(sql`list in ('course_news')`))
+    .addColumn('list', 'text', (col) => col.notNull().check(sql`list in ('course_news', 'question_digest')`))
     .addColumn('course_id', 'text', (col) => col.notNull().references('courses.id').onDelete('cascade'))
     .addColumn('created_at', 'timestamptz', (col) => col.notNull().defaultTo(sql`now()`))
     .execute()

@@ -24,7 +24,7 @@ export async function registerMailUnsubscribeRoutes(app: FastifyInstance, deps: 
 
     scope.get(ONE_CLICK_UNSUBSCRIBE_PATH, { config: UNSUBSCRIBE_ROUTE_LIMIT }, async (request, reply) => {
       const token = tokenOf(request)
-      const page = token ? `${await unsubscribePageOf(deps.db, token)}?token=${token}` : '/cart/reminders/unsubscribe'
+      const page = token ? await unsubscribePageOf(deps.db, token) : '/cart/reminders/unsubscribe'
       return reply.header('cache-control', 'no-store').redirect(page, 303)
     })
 

@@ -2,6 +2,7 @@
 // the asker is told once when their question is marked answered; the course's instructors get one digest a day.
 import type { DB } from '../kernel/db.ts'
 import { enqueueMail } from '../mail/outbox.ts'
+import { issueUnsubscribeLink } from '../mail/unsubscribe-links.ts'
 
 const base = (publicUrl: string) => publicUrl.replace(/\/$/, '')
 const lessonLink = (publicUrl: string, courseId: string, lessonId: string) =>
@@ -51,11 +52,18 @@ export async function sendDigestMail(
     .map((q) => `- ${q.title}\n  ${lessonLink(publicUrl, digest.courseId, q.lessonId)}`)
     .join('\n')
   const more = n > 20 ? `\n…and ${n - 20} more.` : ''
+  // One-click (RFC 8058): the mail's own link stops this course's digest for this instructor, as the studio's switch does.
+  const unsubscribe = await issueUnsubscribeLink(
+    trx,
+    { userId: digest.userId, list: 'question_digest', courseId: digest.courseId },
+    base(publicUrl),
+  )
   await enqueueMail(trx, {
     kind: 'question_digest',
     to: digest.email,
     subject: `${n} new ${n === 1 ? 'question' : 'questions'} in ${digest.courseTitle}`,
-    text: `Hi ${digest.firstName || 'there'},\n\nLearners asked ${n} new ${n === 1 ? 'question' : 'questions'} in ${digest.courseTitle} on ${digest.day}:\n\n${lines}${more}\n\nTo stop this daily e-mail for this course, turn off the digest under the course's questions in the studio.\n`,
+    text: `Hi ${digest.firstName || 'there'},\n\nLearners asked ${n} new ${n === 1 ? 'question' : 'questions'} in ${digest.courseTitle} on ${digest.day}:\n\n${lines}${more}\n\nStop this daily e-mail for this course: ${unsubscribe}\n(or turn off the digest under the course's questions in the studio).\n`,
+    listUnsubscribe: unsubscribe,
   })
   return true
 }

@@ -6,7 +6,7 @@ import type { DB } from '../kernel/db.ts'
 import { randomToken, sha256Hex } from '../kernel/random-token.ts'
 import { oneClickUnsubscribeUrl } from './unsubscribe.ts'
 
-export type MailList = 'course_news'
+export type MailList = 'course_news' | 'question_digest'
 
 /** A new link that stops `list` of this course for this person, as the address to put in the mail. */
 export async function issueUnsubscribeLink(

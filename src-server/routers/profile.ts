@@ -12,7 +12,7 @@ import { confirmAction, confirmationMethod } from '../auth/confirm-action.ts'
 import { loadMe } from '../auth/me.ts'
 import { twoFactorSettings } from '../auth/two-factor.ts'
 import { cancelEmailChange, confirmEmailChange, emailChangeStatus, requestEmailChange } from '../flows/email-change.ts'
-import { stopCourseNewsByLink } from '../flows/mail-unsubscribe.ts'
+import { stopCourseMailByLink } from '../flows/mail-unsubscribe.ts'
 import { mailPreferencesOf, setMailPreferences, updateProfileName } from '../profile/editing.ts'
 import { RATE_RULES } from '../security/rate-limit.ts'
 import { passwordsTypedHere } from '../trpc/context.ts'
@@ -40,10 +40,10 @@ export const profileRouter = router({
     return mailPreferencesOf(ctx.db, ctx.user.id)
   }),
 
-  /** A course news mail's unsubscribe link, followed by a person (no log-in: the link says whose news stops). */
-  stopCourseNews: publicProcedure
+  /** A course mail's unsubscribe link (its news, or its question digest), followed by a person (no log-in). */
+  stopCourseMail: publicProcedure
     .input(reminderUnsubscribeInput)
-    .mutation(({ ctx, input }) => stopCourseNewsByLink(ctx.db, input.token)),
+    .mutation(({ ctx, input }) => stopCourseMailByLink(ctx.db, input.token)),
 
   /** Whether the address may be changed here, the link waiting (if any), and how the change is confirmed. */
   emailChange: authedProcedure.query(async ({ ctx }) => ({

@@ -318,7 +318,7 @@ test.describe('account page', () => {
       ),
     )
     await page.goto(`${link.pathname}${link.search}`)
-    await expect(page).toHaveURL(/\/mail\/unsubscribe$/)
+    await expect(page).toHaveURL(/\/mail\/unsubscribe\?list=course_news$/)
     await expect(page.getByRole('heading', { name: 'Course news by e-mail' })).toBeVisible()
     await page.getByRole('button', { name: 'Unsubscribe' }).click()
     await expect(page.getByText('You will no longer get this course’s news by e-mail.')).toBeVisible()

@@ -224,12 +224,12 @@ describe('a section dripped 7 days after enrolment', () => {
     expect(second.token).not.toBe(first.token)
     const followed = await fetch(`${site.baseUrl}${second.path}`, { redirect: 'manual' })
     expect(followed.status).toBe(303)
-    expect(followed.headers.get('location')).toBe(`/mail/unsubscribe?token=${second.token}`)
+    expect(followed.headers.get('location')).toBe(`/mail/unsubscribe?list=course_news&token=${second.token}`)
     const visitor = await callerAs(site.db, null)
-    expect((await visitor.profile.stopCourseNews({ token: second.token })).message).toContain('no longer')
+    expect((await visitor.profile.stopCourseMail({ token: second.token })).message).toContain('no longer')
     expect(await newsOf(byPage)).toEqual({ thisCourse: false, all: true })
     // A cart reminder's token is not a course news link, and a guessed one stops nothing.
-    await expect(visitor.profile.stopCourseNews({ token: 'c'.repeat(40) })).rejects.toMatchObject({ code: 'NOT_FOUND' })
+    await expect(visitor.profile.stopCourseMail({ token: 'c'.repeat(40) })).rejects.toMatchObject({ code: 'NOT_FOUND' })
   })
 
   it('moves pending unlocks when the schedule changes, takes the later of days and date, and can be removed', async () => {

@@ -193,5 +193,27 @@ describe('the instructors’ daily digest', () => {
     expect(digests).toHaveLength(1)
     expect(digests[0]?.text_body).toContain('Digest me 5521')
     expect(await mails(optedOut.email, 'question_digest')).toHaveLength(0)
+
+    // One click in the digest (RFC 8058) stops this course's digest for this instructor, as the studio's switch does.
+    const [sent] = await site.db
+      .selectFrom('mail_outbox')
+      .select(['list_unsubscribe', 'text_body'])
+      .where('to_address', '=', instructor.email)
+      .where('kind', '=', 'question_digest')
+      .execute()
+    const link = new URL(sent?.list_unsubscribe ?? '')
+    expect(sent?.text_body).toContain(`Stop this daily e-mail for this course: ${sent?.list_unsubscribe}`)
+    const followed = await fetch(`${site.baseUrl}${link.pathname}${link.search}`, { redirect: 'manual' })
+    expect(followed.headers.get('location')).toBe(
+      `/mail/unsubscribe?list=question_digest&token=${link.searchParams.get('token')}`,
+    )
+    const posted = await fetch(`${site.baseUrl}${link.pathname}${link.search}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'List-Unsubscribe=One-Click',
+    })
+    expect(posted.status).toBe(200)
+    expect(await posted.text()).toContain('no longer get the daily digest of this course’s new questions')
+    expect((await (await as(instructor)).questions.digest({ courseId: COURSE })).optedOut).toBe(true)
   })
 })
