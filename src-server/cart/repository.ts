@@ -7,9 +7,8 @@ import { CART_MESSAGES, type CartItemInput, mixesPlanAndService, planWithCycle }
 import { ownedCourseIds, ownsCourse } from '../access/courses.ts'
 import { type DB, lockKeyForTransaction } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
+import { isUniqueViolation } from '../kernel/pg-errors.ts'
 import { catalogueCartLines } from './lines.ts'
-
-const UNIQUE_VIOLATION = '23505'
 
 export interface AddedItem {
   title: string
@@ -272,10 +271,6 @@ export async function countCartItems(db: DB, userId: string): Promise<number> {
     .where((eb) => eb.or([eb('ci.course_id', 'is', null), eb('c.status', '=', 'published')]))
     .executeTakeFirstOrThrow()
   return Number(row.count)
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === UNIQUE_VIOLATION
 }
 
 /** Removes cart lines added before `before` and never bought (the retention job). */

@@ -4,6 +4,7 @@ import { sql } from 'kysely'
 import * as audit from '../audit/repository.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
+import { isForeignKeyViolation } from '../kernel/pg-errors.ts'
 import { slugify } from './course-editing.ts'
 
 export async function listAdminCategories(db: DB) {
@@ -122,7 +123,7 @@ export async function deleteCategory(db: DB, actor: audit.Actor, id: string) {
     })
   } catch (error) {
     // A course added to it in the meantime: the foreign key refuses, and so do we.
-    if ((error as { code?: string }).code === '23503') throw refuse(IN_USE)
+    if (isForeignKeyViolation(error)) throw refuse(IN_USE)
     throw error
   }
 }

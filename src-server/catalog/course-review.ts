@@ -18,6 +18,7 @@ import { parseVideoUrl } from '../../src-shared/video-url.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
+import { isUniqueViolation } from '../kernel/pg-errors.ts'
 import { lessonsInOrder } from './repository-lessons.ts'
 
 export async function findCourseForReview(db: DB, courseId: string) {
@@ -254,7 +255,7 @@ export async function insertSubmission(
       .executeTakeFirstOrThrow()
   } catch (error) {
     // The unique index allows one pending submission per course: a second submit raced the first.
-    if ((error as { code?: string }).code === '23505') {
+    if (isUniqueViolation(error)) {
       throw new DomainError('conflict', 'This course is already waiting for review')
     }
     throw error

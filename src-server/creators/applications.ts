@@ -17,6 +17,7 @@ import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { pageOf } from '../kernel/paging.ts'
+import { isUniqueViolation } from '../kernel/pg-errors.ts'
 import { safeFileName } from '../storage/document-type.ts'
 import { UPLOAD_PREFIXES } from '../storage/keys.ts'
 import { type FileStorage, isSafeKey } from '../storage/storage.ts'
@@ -137,7 +138,7 @@ export async function submitApplication(
       .executeTakeFirstOrThrow()
   } catch (error) {
     // Two submissions at once: the unique index of open applications lets one through.
-    if ((error as { code?: string }).code === '23505') throw new DomainError('conflict', APPLICATION_MESSAGES.open)
+    if (isUniqueViolation(error)) throw new DomainError('conflict', APPLICATION_MESSAGES.open)
     throw error
   }
 }

@@ -9,6 +9,7 @@ import type { DnsCheckOutcome } from '../../db/types.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import type { DomainError } from '../kernel/errors.ts'
+import { isUniqueViolation } from '../kernel/pg-errors.ts'
 import { checkTxtToken, createTxtLookup, type TxtLookup } from './dns-verify.ts'
 
 /**
@@ -102,7 +103,7 @@ export async function recordDnsProofCheck(
     if (outcome === 'verified') return 'verified'
     return row?.lapsed_at?.getTime() === now.getTime() ? 'lapsed' : 'recorded'
   } catch (error) {
-    if (String((error as { code?: string }).code) === '23505') throw provenElsewhere()
+    if (isUniqueViolation(error)) throw provenElsewhere()
     throw error
   }
 }

@@ -5,6 +5,7 @@ import { sql } from 'kysely'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
+import { isUniqueViolation } from '../kernel/pg-errors.ts'
 import { ownedCourses } from './course-team.ts'
 import { slugFromName, unusedSlug } from './profiles.ts'
 
@@ -87,7 +88,7 @@ export async function updateSchool(db: DB, schoolId: string, values: { name: str
       .where('id', '=', schoolId)
       .execute()
   } catch (error) {
-    if (String((error as { code?: string }).code) === '23505') {
+    if (isUniqueViolation(error)) {
       throw new DomainError('conflict', 'Another school uses this address', { field: 'slug' })
     }
     throw error

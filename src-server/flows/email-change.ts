@@ -13,6 +13,7 @@ import {
 import * as clock from '../kernel/clock.ts'
 import { type DB, inTransaction } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
+import { isUniqueViolation } from '../kernel/pg-errors.ts'
 import { enqueueMail } from '../mail/outbox.ts'
 import type { StripeApi } from '../payments/stripe.ts'
 import { stripeCustomersOf } from '../subscriptions/repository.ts'
@@ -33,8 +34,6 @@ export const EMAIL_CHANGE_MESSAGES = {
   done: (email: string) => `Your account’s e-mail address is now ${email}. Use it to sign in from now on.`,
   nowHeld: (school: string) => ` ${school} requires its members to sign in with single sign-on: sign in there.`,
 } as const
-
-const UNIQUE_VIOLATION = '23505'
 
 /** Why this account's address cannot be changed here (a school's required sign-in vouches for it), or null. */
 export async function emailChangeRefusal(db: DB, userId: string): Promise<string | null> {
@@ -120,7 +119,7 @@ export async function confirmEmailChange(db: DB, token: string, publicUrl: strin
     })
   } catch (error) {
     // Two accounts moving to one address at once: the unique index lets one through.
-    if ((error as { code?: string }).code === UNIQUE_VIOLATION) {
+    if (isUniqueViolation(error)) {
       throw new DomainError('conflict', EMAIL_CHANGE_MESSAGES.taken)
     }
     throw error

@@ -31,6 +31,10 @@ export async function unsubscribePageOf(db: DB, token: string): Promise<string> 
 export async function stopCourseMailByLink(db: DB, token: string) {
   const link = await unsubscribeLinkOf(db, token)
   if (!link) throw new DomainError('not_found', CART_REMINDER_MESSAGES.badUnsubscribeLink)
+  return stopCourseMail(db, link)
+}
+
+async function stopCourseMail(db: DB, link: NonNullable<Awaited<ReturnType<typeof unsubscribeLinkOf>>>) {
   if (link.list === 'question_digest') {
     await setDigestOptOut(db, link.courseId, link.userId, true)
     return { message: QUESTION_DIGEST_UNSUBSCRIBED }
@@ -41,6 +45,6 @@ export async function stopCourseMailByLink(db: DB, token: string) {
 
 /** The mail client's one-click POST, whichever mail the link came in. */
 export async function unsubscribeByLink(db: DB, token: string) {
-  if (await unsubscribeLinkOf(db, token)) return stopCourseMailByLink(db, token)
-  return unsubscribeFromReminders(db, token)
+  const link = await unsubscribeLinkOf(db, token)
+  return link ? stopCourseMail(db, link) : unsubscribeFromReminders(db, token)
 }

@@ -17,6 +17,7 @@ import { CART_MESSAGES, PAYMENT_MESSAGES } from '../../src-shared/schemas/cart.t
 import * as clock from '../kernel/clock.ts'
 import { type DB, inTransaction } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
+import { isUniqueViolation } from '../kernel/pg-errors.ts'
 
 export interface CreatedOrder {
   id: string
@@ -116,8 +117,6 @@ function lockPendingOrder(trx: Transaction<Database>, userId: string, currency: 
 }
 export type PendingOrder = NonNullable<Awaited<ReturnType<typeof lockPendingOrder>>>
 
-const UNIQUE_VIOLATION = '23505'
-
 /** What checkout sends to the gateway for each line. */
 export type CheckoutLine = Pick<
   OrderableLine,
@@ -148,7 +147,7 @@ export async function openCartOrder(db: DB, input: NewOrder): Promise<CartOrder>
     return await inTransaction(db, (trx) => openInTransaction(trx, input))
   } catch (error) {
     // Two checkouts of one cart raced past the read: the loser finds the winner's order.
-    if ((error as { code?: unknown }).code !== UNIQUE_VIOLATION || db.isTransaction) throw error
+    if (!isUniqueViolation(error) || db.isTransaction) throw error
     return inTransaction(db, (trx) => openInTransaction(trx, input))
   }
 }

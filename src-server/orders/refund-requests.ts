@@ -10,6 +10,7 @@ import type * as audit from '../audit/repository.ts'
 import * as clock from '../kernel/clock.ts'
 import { type DB, inTransaction } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
+import { isUniqueViolation } from '../kernel/pg-errors.ts'
 import { enqueueMail } from '../mail/outbox.ts'
 import { staffEmail } from '../mail/staff-address.ts'
 import { adminEmails } from '../team/members.ts'
@@ -17,7 +18,6 @@ import { type RefundEffects, type RefundGateway, type RefundResult, refundOrder 
 
 export const REFUND_WINDOW_DAYS = 30
 const DAY_MS = 24 * 60 * 60 * 1000
-const UNIQUE_VIOLATION = '23505'
 
 export async function requestRefund(
   db: DB,
@@ -61,7 +61,7 @@ export async function requestRefund(
         .execute()
     } catch (error) {
       // One request per line, and per bundle of an order (the unique indexes decide between two sent at once).
-      if ((error as { code?: unknown }).code === UNIQUE_VIOLATION) throw new DomainError('conflict', exists)
+      if (isUniqueViolation(error)) throw new DomainError('conflict', exists)
       throw error
     }
     await mailStaff(trx, `Refund requested: ${requestedItem(line)} (order ${line.reference})`, input.reason)

@@ -13,8 +13,7 @@ import {
 import * as clock from '../kernel/clock.ts'
 import { type DB, inTransaction } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
-
-const UNIQUE_VIOLATION = '23505'
+import { isUniqueViolation } from '../kernel/pg-errors.ts'
 
 export interface BundleValues {
   slug: string
@@ -113,7 +112,7 @@ async function write<T>(db: DB, work: (trx: Transaction<Database>) => Promise<T>
   try {
     return await inTransaction(db, work)
   } catch (error) {
-    if ((error as { code?: unknown }).code === UNIQUE_VIOLATION) {
+    if (isUniqueViolation(error)) {
       throw new DomainError('conflict', BUNDLE_MESSAGES.slugTaken, { field: 'slug' })
     }
     throw error

@@ -16,6 +16,7 @@ import type { CouponInput } from '../../src-shared/schemas/promotions.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
+import { isForeignKeyViolation, isUniqueViolation } from '../kernel/pg-errors.ts'
 import { normaliseEmail } from '../users/email.ts'
 import type { PricedCoupon } from './coupon-pricing.ts'
 
@@ -29,8 +30,6 @@ export const LIVE_ORDER_STATUSES = [
   'disputed',
 ] as const
 const PAID_STATUSES = ['paid', 'partially_refunded', 'refunded', 'disputed'] as const
-const UNIQUE_VIOLATION = '23505'
-const FOREIGN_KEY_VIOLATION = '23503'
 
 export interface Coupon extends PricedCoupon {
   id: string
@@ -327,11 +326,11 @@ export async function createCoupon(db: DB, input: CouponInput, createdBy: string
       .returning('id')
       .executeTakeFirstOrThrow()
   } catch (error) {
-    if ((error as { code?: unknown }).code === UNIQUE_VIOLATION) {
+    if (isUniqueViolation(error)) {
       throw new DomainError('conflict', COUPON_MESSAGES.taken, { field: 'code' })
     }
     // A creator id that names no account (the schema checks only its shape).
-    if ((error as { code?: unknown }).code === FOREIGN_KEY_VIOLATION) {
+    if (isForeignKeyViolation(error)) {
       throw new DomainError('invalid', 'Choose an existing creator', { field: 'creatorId' })
     }
     throw error

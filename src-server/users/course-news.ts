@@ -4,8 +4,7 @@
 // muted course's news out.
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
-
-const FOREIGN_KEY_VIOLATION = '23503'
+import { isForeignKeyViolation } from '../kernel/pg-errors.ts'
 
 /** The courses whose news this person does not want by e-mail. */
 export async function mutedCourseIds(db: DB, userId: string): Promise<string[]> {
@@ -31,8 +30,7 @@ export async function setCourseNewsWanted(db: DB, userId: string, courseId: stri
       .onConflict((oc) => oc.columns(['user_id', 'course_id']).doNothing())
       .execute()
   } catch (error) {
-    if ((error as { code?: string }).code === FOREIGN_KEY_VIOLATION)
-      throw new DomainError('not_found', 'Course not found')
+    if (isForeignKeyViolation(error)) throw new DomainError('not_found', 'Course not found')
     throw error
   }
 }

@@ -17,7 +17,7 @@ import { button } from '../ui/button.ts'
 import { FormAlert } from '../ui/form.tsx'
 import { ErrorState, LoadingState } from '../ui/states.tsx'
 import { notify } from '../ui/toaster.tsx'
-import { type ConfirmMethod, ProofFields, proofFromForm, usePrivacyCode } from './ProofFields.tsx'
+import { type ConfirmMethod, missingProofMessage, ProofFields, proofFromForm, usePrivacyCode } from './ProofFields.tsx'
 import { SectionCard } from './SectionCard.tsx'
 
 const STATUS = { pending: 'Being prepared…', ready: 'Ready', failed: 'Failed: please ask again', expired: 'Expired' }
@@ -57,10 +57,7 @@ export function DataExportSection({ confirm }: { confirm: ConfirmMethod }) {
     const parsed = requestExportInput.safeParse(proofFromForm(new FormData(formElement)))
     if (!parsed.success) return refuse(formElement, parsed.error.issues[0]?.message ?? 'Please check the form')
     if (!parsed.data.password && !parsed.data.code) {
-      return refuse(
-        formElement,
-        confirm.hasPassword ? 'Enter your password to confirm it is you.' : 'Enter the code to confirm.',
-      )
+      return refuse(formElement, missingProofMessage(confirm))
     }
     setError(null)
     try {

@@ -16,7 +16,7 @@ import { serverFieldErrors } from '../ui/field-errors.tsx'
 import { FormAlert, TextField } from '../ui/form.tsx'
 import { ErrorState, LoadingState } from '../ui/states.tsx'
 import { notify, reloadThenToast } from '../ui/toaster.tsx'
-import { ProofFields, proofFromForm, usePrivacyCode } from './ProofFields.tsx'
+import { type ConfirmMethod, missingProofMessage, ProofFields, proofFromForm, usePrivacyCode } from './ProofFields.tsx'
 import { SectionCard } from './SectionCard.tsx'
 
 export function EmailAddressSection({ email }: { email: string }) {
@@ -76,7 +76,7 @@ function PendingChange({ pending }: { pending: { email: string; expiresAt: strin
   )
 }
 
-function EmailChangeForm({ confirm }: { confirm: { hasPassword: boolean; hasTwoFactor: boolean } }) {
+function EmailChangeForm({ confirm }: { confirm: ConfirmMethod }) {
   const trpc = useTRPC()
   const queryClient = useQueryClient()
   const [error, setError] = useState<string | null>(null)
@@ -99,7 +99,7 @@ function EmailChangeForm({ confirm }: { confirm: { hasPassword: boolean; hasTwoF
     }
     setFieldError(undefined)
     if (!parsed.data.password && !parsed.data.code) {
-      return setError(confirm.hasPassword ? 'Enter your password to confirm it is you.' : 'Enter the code to confirm.')
+      return setError(missingProofMessage(confirm))
     }
     setError(null)
     try {

@@ -61,6 +61,11 @@ export function ProofFields({
   )
 }
 
+/** What a form of ProofFields says when it was sent with neither the password nor a code. */
+export function missingProofMessage(confirm: ConfirmMethod): string {
+  return confirm.hasPassword ? 'Enter your password to confirm it is you.' : 'Enter the code to confirm.'
+}
+
 /** The proof typed into ProofFields, read from the submitted form (empty fields left out). */
 export function proofFromForm(form: FormData): { password?: string; code?: string } {
   const password = String(form.get('password') ?? '') || undefined

@@ -121,8 +121,11 @@ describe('moving an account to another e-mail address', () => {
     )
     expect(same.message).toBe(EMAIL_CHANGE_MESSAGES.sameAddress)
     expect(same.code).toBe('BAD_REQUEST')
+    // A visitor can neither ask, nor read, nor cancel anyone's change: each acts on the signed-in account only.
     const visitor = await refusal(opener().profile.requestEmailChange({ newEmail: newAddress, password: 'x' }))
     expect(visitor.code).toBe('UNAUTHORIZED')
+    expect((await refusal(opener().profile.emailChange())).code).toBe('UNAUTHORIZED')
+    expect((await refusal(opener().profile.cancelEmailChange())).code).toBe('UNAUTHORIZED')
   })
 
   it('answers the same for an address that has an account, which gets a mail saying nothing moved', async () => {
