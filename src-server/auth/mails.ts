@@ -49,6 +49,17 @@ export function emailChangeMail(to: string, publicUrl: string, token: string): O
   }
 }
 
+/** The change link when support started the move for a customer who can no longer read their old mailbox. */
+export function emailChangeByStaffMail(to: string, publicUrl: string, token: string): OutgoingMail {
+  const link = `${publicUrl}/change-email?token=${token}`
+  return {
+    kind: 'change_email',
+    to,
+    subject: 'Confirm your new e-mail address',
+    text: `Our support team, at a request made to them, started moving a SkillForge account to this e-mail address.\n\nTo confirm it is yours and make it the account's address, open this link:\n\n${link}\n\nThe link works once and expires in 1 hour. If you did not ask us for this, ignore this message: nothing changes without it.\n`,
+  }
+}
+
 /** Sent instead of a change link when the new address already has an account of its own: nothing moves. */
 export function emailChangeTakenMail(to: string, publicUrl: string): OutgoingMail {
   return {

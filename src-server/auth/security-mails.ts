@@ -11,6 +11,7 @@ export const SECURITY_MAIL_KINDS = {
   recoveryCodeUsed: 'security-recovery-code-used',
   passwordChanged: 'security-password-changed',
   emailChanged: 'security-email-changed',
+  emailChangeStarted: 'security-email-change-started',
 } as const
 
 const NOT_YOU = (publicUrl: string) =>
@@ -81,6 +82,24 @@ export function emailChangedNotice(oldEmail: string, newEmail: string, publicUrl
       `The e-mail address of your SkillForge account was just changed to ${maskedEmail(newEmail)}. Sign-in and all mail about the account now use that address, and this one gets nothing more from us about it.`,
       '',
       `If this was not you, write to us at once: ${publicUrl}/contact`,
+      '',
+    ].join('\n'),
+  }
+}
+
+/**
+ * Told to the old address when support starts moving the account away from it (decision 0158): a person who still
+ * reads it, and did not ask, has the hour the link lasts to stop it.
+ */
+export function emailChangeStartedNotice(oldEmail: string, newEmail: string, publicUrl: string) {
+  return {
+    kind: SECURITY_MAIL_KINDS.emailChangeStarted,
+    to: oldEmail,
+    subject: 'Our support team started changing your SkillForge e-mail address',
+    text: [
+      `At a request made to our support team, we sent a link to ${maskedEmail(newEmail)} that moves your SkillForge account to that address when it is opened, within an hour. Until then, nothing has changed.`,
+      '',
+      `If this was not you, stop it now: sign in and choose Cancel this change under E-mail address (${publicUrl}/account), and write to us at once: ${publicUrl}/contact`,
       '',
     ].join('\n'),
   }

@@ -11,6 +11,7 @@ import { listOrdersForUser, ORDER_HISTORY_LIMIT } from '../orders/repository.ts'
 import { listForBuyer } from '../service-orders/repository.ts'
 import { membershipOf } from '../subscriptions/view.ts'
 import { findAccountByEmail } from '../users/email.ts'
+import { customerEmailChangeStatus } from './email-change.ts'
 
 /** The newest messages of each kind shown (open, answered); the support inbox's Find lists the rest. */
 const MESSAGES_SHOWN = 10
@@ -25,13 +26,14 @@ export async function customerOverview(db: DB, staff: Actor, email: string) {
   await record(db, staff, 'customer.viewed', { type: 'user', id: account.id })
   const inbox = (status: 'open' | 'answered') =>
     listSupportInbox(db, { status, page: 1, pageSize: MESSAGES_SHOWN, sender: email })
-  const [membership, orders, courses, serviceOrders, open, answered] = await Promise.all([
+  const [membership, orders, courses, serviceOrders, open, answered, emailChange] = await Promise.all([
     membershipOf(db, account.id),
     listOrdersForUser(db, account.id),
     listOwnedCourses(db, account.id),
     listForBuyer(db, account.id),
     inbox('open'),
     inbox('answered'),
+    customerEmailChangeStatus(db, account),
   ])
   return {
     account: {
@@ -42,6 +44,8 @@ export async function customerOverview(db: DB, staff: Actor, email: string) {
       verified: account.email_verified,
       joinedAt: account.created_at.toISOString(),
     },
+    /** A link waiting at a new address (from the customer or from support), or why support cannot move them. */
+    emailChange,
     membership: membership ? { planName: membership.planName, statusText: membership.statusText } : null,
     orders: orders.map((order) => ({
       id: order.id,

@@ -90,6 +90,8 @@ export const EXPORT_READY_SUBJECT = 'Your SkillForge data is ready to download'
 const STAFF_ACTION_WORDS: Partial<Record<AuditAction, string>> = {
   'customer.viewed':
     'Looked up your account on the staff customer page (account, plan, orders, courses, service orders, messages)',
+  'customer.email_change_started': 'Sent a link to move your account to another e-mail address, at your request',
+  'customer.email_change_cancelled': 'Cancelled the link that would have moved your account to another e-mail address',
   'privacy.export_requested': 'Asked for a copy of your data for you',
   'privacy.deletion_requested': 'Scheduled the deletion of your account at your request',
   'privacy.deletion_cancelled': 'Cancelled the scheduled deletion of your account',

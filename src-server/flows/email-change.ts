@@ -2,8 +2,9 @@
 // the router, as for the other sensitive actions); a link goes to the new address, and the account moves only when it
 // is used, which proves the new mailbox. The old address is told. The answer to the ask is the same whether or not the
 // new address already has an account (that address gets a mail saying so instead of a link).
-import { emailChangeMail, emailChangeTakenMail } from '../auth/mails.ts'
-import { emailChangedNotice } from '../auth/security-mails.ts'
+import { type Actor, record } from '../audit/repository.ts'
+import { emailChangeByStaffMail, emailChangeMail, emailChangeTakenMail } from '../auth/mails.ts'
+import { emailChangedNotice, emailChangeStartedNotice } from '../auth/security-mails.ts'
 import {
   consumeEmailChangeToken,
   deletePendingTokens,
@@ -76,6 +77,94 @@ export async function requestEmailChange(db: DB, userId: string, newEmail: strin
     )
   })
   return { message: EMAIL_CHANGE_MESSAGES.sent(address) }
+}
+
+export const STAFF_EMAIL_CHANGE_MESSAGES = {
+  notFound: 'No such customer.',
+  staffAccount:
+    'This is a member of the staff team: they change their address themselves, on their own account page, with their own proof.',
+  sameAddress: 'That is already the customer’s address.',
+  taken: 'That address has an account of its own. Look it up before moving anything.',
+  sent: (email: string) =>
+    `A link went to ${email}. The account moves when the customer opens it, within an hour; their current address has been told.`,
+  cancelled: 'The link is cancelled: the customer’s address stays as it is.',
+  nothingWaiting: 'No change of address waits for this customer.',
+} as const
+
+/**
+ * Why support may not move this account (decision 0158): a staff account moves itself, with its own proof (a support
+ * agent must not be able to take over an admin's account); a school's required sign-in vouches for a member's address.
+ */
+async function staffEmailChangeRefusal(db: DB, customer: { id: string; role: string }): Promise<string | null> {
+  if (customer.role !== 'customer') return STAFF_EMAIL_CHANGE_MESSAGES.staffAccount
+  return emailChangeRefusal(db, customer.id)
+}
+
+/** What the customer page shows support: the link waiting at a new address, or why support cannot move the account. */
+export async function customerEmailChangeStatus(db: DB, customer: { id: string; role: string }) {
+  const pending = await pendingEmailChange(db, customer.id)
+  return {
+    refusal: await staffEmailChangeRefusal(db, customer),
+    pending: pending ? { email: pending.email, expiresAt: pending.expiresAt.toISOString() } : null,
+  }
+}
+
+async function customerOf(db: DB, customerId: string) {
+  const customer = await db
+    .selectFrom('users')
+    .select(['id', 'email', 'role'])
+    .where('id', '=', customerId)
+    .executeTakeFirst()
+  if (!customer) throw new DomainError('not_found', STAFF_EMAIL_CHANGE_MESSAGES.notFound)
+  return customer
+}
+
+/**
+ * Support starts the move for a customer who lost their old mailbox (and so cannot ask on My Account with a proof):
+ * staff vouch for who is asking, the link still proves the new mailbox, and the old address is told at once, so a
+ * person tricked out of their account by a false request has the link's hour to cancel it. Audited, with no address.
+ * Staff see whether the new address has an account (they can look it up anyway), so a taken one is refused plainly.
+ */
+export async function startEmailChangeForCustomer(
+  db: DB,
+  staff: Actor,
+  input: { customerId: string; newEmail: string },
+  publicUrl: string,
+) {
+  const address = input.newEmail.trim()
+  const customer = await customerOf(db, input.customerId)
+  const refusal = await staffEmailChangeRefusal(db, customer)
+  if (refusal) throw new DomainError('forbidden', refusal)
+  if (normaliseEmail(address) === normaliseEmail(customer.email)) {
+    throw new DomainError('invalid', STAFF_EMAIL_CHANGE_MESSAGES.sameAddress, { field: 'newEmail' })
+  }
+  if (await findUserByEmail(db, address)) {
+    throw new DomainError('conflict', STAFF_EMAIL_CHANGE_MESSAGES.taken, { field: 'newEmail' })
+  }
+  await inTransaction(db, async (trx) => {
+    const token = await issueEmailChangeToken(trx, customer.id, address)
+    await enqueueMail(trx, emailChangeByStaffMail(address, publicUrl, token))
+    await enqueueMail(trx, emailChangeStartedNotice(customer.email, address, publicUrl))
+    await record(trx, staff, 'customer.email_change_started', { type: 'user', id: customer.id })
+  })
+  // The page shows the new state from the answer: reading the customer again would log another look-up.
+  return {
+    message: STAFF_EMAIL_CHANGE_MESSAGES.sent(address),
+    emailChange: await customerEmailChangeStatus(db, customer),
+  }
+}
+
+/** Support ends the link waiting at the new address (a mistyped address, a caller who was not the customer). */
+export async function cancelEmailChangeForCustomer(db: DB, staff: Actor, customerId: string) {
+  const customer = await customerOf(db, customerId)
+  await inTransaction(db, async (trx) => {
+    if (!(await pendingEmailChange(trx, customer.id))) {
+      throw new DomainError('conflict', STAFF_EMAIL_CHANGE_MESSAGES.nothingWaiting)
+    }
+    await deletePendingTokens(trx, customer.id, 'change_email')
+    await record(trx, staff, 'customer.email_change_cancelled', { type: 'user', id: customer.id })
+  })
+  return { message: STAFF_EMAIL_CHANGE_MESSAGES.cancelled, emailChange: await customerEmailChangeStatus(db, customer) }
 }
 
 /**

@@ -138,6 +138,20 @@ export const searchedAddress = z
 /** /admin/customers: one customer, by their account's address. Its name sends the query as a POST (lib/trpc.ts). */
 export const customerLookupInput = z.object({ customer: searchedAddress })
 
+/** /admin/customers: support starts moving a customer's account to the address they can read now (decision 0158). */
+export const customerEmailChangeInput = z.object({
+  customerId: z.uuid('Choose a customer'),
+  newEmail: z
+    .string()
+    .trim()
+    .min(1, 'Enter the new e-mail address')
+    .max(254)
+    .pipe(z.email('Enter a whole e-mail address, such as name@example.com')),
+})
+
+/** /admin/customers: the customer whose waiting address change support ends. */
+export const customerIdInput = z.object({ customerId: z.uuid('Choose a customer') })
+
 /**
  * /admin/audit: a page of the log; with `account`, only the entries about that account or made by it (its address,
  * in any case). Its name sends the query as a POST (src-client/lib/trpc.ts): an address must not go in a URL.

@@ -1,33 +1,16 @@
 // Accounts as a shopper uses them: sign-up, e-mail verification, log-in, log-out, password reset, profile.
 import type { Page } from '@playwright/test'
-import type { Kysely } from 'kysely'
-import type { Database } from '../../db/types.ts'
 import { issueUnsubscribeLink } from '../../src-server/mail/unsubscribe-links.ts'
 import { createUser } from '../support/factories.ts'
 import { buyerOfCourse } from '../support/learning.ts'
 import { expect, test } from './fixtures.ts'
+import { mailedLink } from './mailed-link.ts'
 
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
   'base64',
 )
 const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`
-
-/** The path of the newest link of a kind mailed to an address (read from the outbox). */
-async function mailedLink(db: Kysely<Database>, to: string, path: string): Promise<string> {
-  await expect
-    .poll(async () => (await db.selectFrom('mail_outbox').select('id').where('to_address', '=', to).execute()).length)
-    .toBeGreaterThan(0)
-  const mail = await db
-    .selectFrom('mail_outbox')
-    .select('text_body')
-    .where('to_address', '=', to)
-    .orderBy('created_at', 'desc')
-    .executeTakeFirstOrThrow()
-  const match = mail.text_body.match(new RegExp(`https?://[^/]+(${path}\\?token=[a-z0-9]+)`))
-  expect(match, `a ${path} link in the mail`).not.toBeNull()
-  return match![1]!
-}
 
 async function logIn(page: Page, email: string, password: string, remember: boolean) {
   await page.getByLabel('Email', { exact: true }).fill(email)

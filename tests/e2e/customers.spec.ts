@@ -1,12 +1,14 @@
 // /admin/customers (decision 0155), as support staff click it: from the sidebar, a customer's address typed in capitals
 // shows their account, plan, service order (which opens) and messages; an unknown address says so; the address never
-// goes in a request URL; on a 390 px phone nothing scrolls sideways; an admin reads the look-up in the audit log.
+// goes in a request URL; on a 390 px phone nothing scrolls sideways; an admin reads the look-up in the audit log. An
+// admin moves a customer who lost their mailbox to a new address (decision 0158).
 
 import { contactMessage } from '../support/contact-messages.ts'
 import { buyPlan } from '../support/creator-courses.ts'
 import { createUser } from '../support/factories.ts'
 import { paidServiceOrder } from '../support/service-orders.ts'
 import { expect, signInAs, test } from './fixtures.ts'
+import { mailedLink } from './mailed-link.ts'
 
 test('staff look a customer up by their address and open their service order; the address stays out of every URL', async ({
   page,
@@ -42,6 +44,9 @@ test('staff look a customer up by their address and open their service order; th
   await expect(found.getByTestId('customer-message')).toContainText(`Where is my company? ${stamp}`)
   await expect(found.getByRole('heading', { name: 'Messages to support (1 open, 0 answered)' })).toBeVisible()
   await expect(found.getByTestId('customer-order')).toHaveCount(2) // the plan's order and the service's
+  // A viewer reads whether a change of address waits, and cannot start one (decision 0158).
+  await expect(found.getByText('No change of address waits.')).toBeVisible()
+  await expect(found.getByRole('form', { name: 'Move to another address' })).toHaveCount(0)
 
   await page.setViewportSize({ width: 390, height: 844 })
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
@@ -107,4 +112,56 @@ test('a customer’s address on the support inbox and a service order opens thei
   await expect(page).toHaveURL(/\/admin\/customers$/)
   await expect(page.getByTestId('customer-service-order')).toHaveCount(1)
   expect(urls.filter((url) => url.includes(`-${stamp}@example.test`))).toEqual([])
+})
+
+test('an admin moves a customer who lost their mailbox: a taken address is refused, a mistyped one cancelled, the link moves the account', async ({
+  page,
+  db,
+  baseURL,
+}) => {
+  const stamp = Date.now()
+  const customer = await createUser(db, { email: `moving-${stamp}@example.test`, firstName: 'Mona' })
+  const other = await createUser(db, { email: `someone-${stamp}@example.test` })
+  const newAddress = `mona-new-${stamp}@example.test`
+  await signInAs(page, baseURL!, db, await createUser(db, { role: 'admin' }))
+  await page.goto('/admin/customers')
+  const search = page.getByRole('search', { name: 'Find a customer' })
+  await search.getByLabel('Customer e-mail').fill(customer.email)
+  await search.getByLabel('Customer e-mail').press('Enter')
+  const part = page.getByRole('region', { name: 'E-mail address' })
+  await expect(part.getByText('No change of address waits.')).toBeVisible()
+
+  const form = part.getByRole('form', { name: 'Move to another address' })
+  const field = form.getByLabel('New e-mail address')
+  await field.fill(other.email)
+  await field.press('Enter')
+  await expect(
+    form.getByText('That address has an account of its own. Look it up before moving anything.'),
+  ).toBeVisible()
+  await expect(field).toBeFocused()
+
+  // A mistyped address is cancelled before anyone opens its link.
+  await field.fill(`mona-typo-${stamp}@example.test`)
+  await form.getByRole('button', { name: 'Send confirmation link' }).click()
+  await expect(part.getByTestId('customer-email-pending')).toContainText(`mona-typo-${stamp}@example.test`)
+  await part.getByRole('button', { name: 'Cancel this change' }).click()
+  await expect(page.getByText('Link cancelled')).toBeVisible()
+  await expect(part.getByTestId('customer-email-pending')).toHaveCount(0)
+
+  await field.fill(newAddress)
+  await field.press('Enter')
+  await expect(part.getByTestId('customer-email-pending')).toContainText(newAddress)
+  await expect(field).toHaveValue('')
+
+  // The customer opens the link from their new mailbox, in a browser of their own.
+  const customersBrowser = await page.context().browser()!.newPage()
+  await customersBrowser.goto(`${baseURL}${await mailedLink(db, newAddress, '/change-email')}`)
+  await expect(customersBrowser.getByText(`Your account’s e-mail address is now ${newAddress}.`)).toBeVisible()
+  await customersBrowser.close()
+
+  await search.getByLabel('Customer e-mail').fill(newAddress)
+  await search.getByLabel('Customer e-mail').press('Enter')
+  await expect(page.getByTestId('customer').getByRole('heading', { name: /Mona/ })).toBeVisible()
+  await expect(part.getByText(newAddress, { exact: true })).toHaveCount(0) // no link waits any more
+  await expect(part.getByText('No change of address waits.')).toBeVisible()
 })

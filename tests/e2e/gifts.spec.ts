@@ -13,19 +13,9 @@ import { createUser } from '../support/factories.ts'
 import { placeOrder } from '../support/orders.ts'
 import { axeViolations } from './a11y.ts'
 import { expect, signInAs, test } from './fixtures.ts'
+import { mailedLink } from './mailed-link.ts'
 
 const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`
-
-/** The path (with its token) of the newest link to `path` mailed to an address. */
-async function mailedLink(db: Kysely<Database>, to: string, path: string, kind?: string): Promise<string> {
-  let query = db.selectFrom('mail_outbox').select('text_body').where('to_address', '=', to)
-  if (kind) query = query.where('kind', '=', kind)
-  await expect.poll(async () => (await query.execute()).length).toBeGreaterThan(0)
-  const mail = await query.orderBy('created_at', 'desc').executeTakeFirstOrThrow()
-  const match = mail.text_body.match(new RegExp(`https?://[^/]+(${path}\\?token=[a-z0-9]+)`))
-  expect(match, `a ${path} link in the mail`).not.toBeNull()
-  return match![1]!
-}
 
 /** A second gift of the course to the same address, written as a paid gift order (its e-mail goes out at payment). */
 async function giftAgain(db: Kysely<Database>, origin: string, course: { id: string; title: string }, to: string) {

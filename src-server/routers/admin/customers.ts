@@ -1,8 +1,9 @@
 // /admin/customers: one customer's account, plan, orders, courses, service orders and messages, for every staff role
 // (each of those is already theirs to read on its own page), each look-up audited. The address goes as a POST
-// (decision 0155).
-import { customerLookupInput } from '../../../src-shared/schemas/admin.ts'
+// (decision 0155). Admins can start moving a customer to another address, or end that move (decision 0158).
+import { customerEmailChangeInput, customerIdInput, customerLookupInput } from '../../../src-shared/schemas/admin.ts'
 import { customerOverview } from '../../flows/customer-overview.ts'
+import { cancelEmailChangeForCustomer, startEmailChangeForCustomer } from '../../flows/email-change.ts'
 import { router, staffProcedure } from '../../trpc/init.ts'
 import { actorOf } from './actor.ts'
 
@@ -10,4 +11,10 @@ export const adminCustomersRouter = router({
   find: staffProcedure('viewer')
     .input(customerLookupInput)
     .query(({ ctx, input }) => customerOverview(ctx.db, actorOf(ctx.user), input.customer)),
+  startEmailChange: staffProcedure('admin')
+    .input(customerEmailChangeInput)
+    .mutation(({ ctx, input }) => startEmailChangeForCustomer(ctx.db, actorOf(ctx.user), input, ctx.config.publicUrl)),
+  cancelEmailChange: staffProcedure('admin')
+    .input(customerIdInput)
+    .mutation(({ ctx, input }) => cancelEmailChangeForCustomer(ctx.db, actorOf(ctx.user), input.customerId)),
 })

@@ -296,6 +296,14 @@ describe('a school that requires its single sign-on', () => {
     await expect(
       lees.profile.requestEmailChange({ newEmail: 'lee@personal.test', password: lee.password }),
     ).rejects.toThrow(EMAIL_CHANGE_MESSAGES.managed(name))
+    // Nor by support for them (decision 0158): the customer page says why, and the procedure refuses.
+    const admins = await callerAs(db(), await createUser(db(), { role: 'admin' }))
+    expect((await admins.admin.customers.find({ customer: lee.email }))?.emailChange.refusal).toBe(
+      EMAIL_CHANGE_MESSAGES.managed(name),
+    )
+    await expect(
+      admins.admin.customers.startEmailChange({ customerId: lee.id, newEmail: 'lee@personal.test' }),
+    ).rejects.toThrow(EMAIL_CHANGE_MESSAGES.managed(name))
     expect(await latestMailTo(db(), 'lee@personal.test')).toBeUndefined()
 
     // A member at a personal address may move to the school's domain; from then on the school holds them, and the

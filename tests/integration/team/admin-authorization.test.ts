@@ -54,6 +54,8 @@ const EXPECTED: Record<string, Access> = {
   'admin.support.inbox': 'viewer',
   // One customer's account, plan, orders, courses, service orders and messages (decision 0155).
   'admin.customers.find': 'viewer',
+  'admin.customers.startEmailChange': 'admin',
+  'admin.customers.cancelEmailChange': 'admin',
   'admin.support.markAnswered': 'editor',
   'admin.support.reply': 'editor',
   'admin.support.replies': 'viewer',

@@ -5,6 +5,7 @@ import { useQuery } from '@tanstack/react-query'
 import { createFileRoute, Link, useRouterState } from '@tanstack/react-router'
 import { type ReactNode, useEffect, useState } from 'react'
 import { AdminTable } from '#client/components/admin/AdminTable.tsx'
+import { CustomerEmailChange } from '#client/components/admin/CustomerEmailChange.tsx'
 import { FindForm } from '#client/components/admin/FindForm.tsx'
 import { detailSection, pageHead, pageTitle, rowLink } from '#client/components/admin/styles.ts'
 import { badge } from '#client/components/ui/badge.ts'
@@ -123,6 +124,10 @@ function CustomerView({ customer }: { customer: Customer }) {
             {membership ? `${membership.planName}: ${membership.statusText}` : 'No plan'}
           </dd>
         </dl>
+      </Part>
+
+      <Part id="customer-email" title="E-mail address">
+        <CustomerEmailChange customer={customer} />
       </Part>
 
       <Part
