@@ -1,16 +1,18 @@
 // Staff's view of one customer (/admin/customers, decision 0155): "I can't open my course", "where is my company
 // formation" and "I wrote twice" each meant a search on another page. One look-up by the account's address gathers
 // what support needs from each domain's own read: the account, the plan, the orders, the courses held now, the service
-// orders and the messages to support. Each look-up that finds an account is written to the audit log (who read whose
+// orders, the messages to support, a change of address waiting (decision 0158) and the privacy requests (0159). Each look-up that finds an account is written to the audit log (who read whose
 // customer page, when): the page gathers a person's whole history, so reading it is accountable like changing it.
 import { listOwnedCourses } from '../access/courses.ts'
 import { type Actor, record } from '../audit/repository.ts'
 import { listSupportInbox } from '../contact/support-inbox.ts'
 import type { DB } from '../kernel/db.ts'
 import { listOrdersForUser, ORDER_HISTORY_LIMIT } from '../orders/repository.ts'
+import { exportsOf } from '../privacy/exports.ts'
 import { listForBuyer } from '../service-orders/repository.ts'
 import { membershipOf } from '../subscriptions/view.ts'
 import { findAccountByEmail } from '../users/email.ts'
+import { deletionStatus } from './account-deletion.ts'
 import { customerEmailChangeStatus } from './email-change.ts'
 
 /** The newest messages of each kind shown (open, answered); the support inbox's Find lists the rest. */
@@ -26,7 +28,7 @@ export async function customerOverview(db: DB, staff: Actor, email: string) {
   await record(db, staff, 'customer.viewed', { type: 'user', id: account.id })
   const inbox = (status: 'open' | 'answered') =>
     listSupportInbox(db, { status, page: 1, pageSize: MESSAGES_SHOWN, sender: email })
-  const [membership, orders, courses, serviceOrders, open, answered, emailChange] = await Promise.all([
+  const [membership, orders, courses, serviceOrders, open, answered, emailChange, privacy] = await Promise.all([
     membershipOf(db, account.id),
     listOrdersForUser(db, account.id),
     listOwnedCourses(db, account.id),
@@ -34,6 +36,7 @@ export async function customerOverview(db: DB, staff: Actor, email: string) {
     inbox('open'),
     inbox('answered'),
     customerEmailChangeStatus(db, account),
+    privacyRequestsOf(db, account.id),
   ])
   return {
     account: {
@@ -46,6 +49,7 @@ export async function customerOverview(db: DB, staff: Actor, email: string) {
     },
     /** A link waiting at a new address (from the customer or from support), or why support cannot move them. */
     emailChange,
+    privacy,
     membership: membership ? { planName: membership.planName, statusText: membership.statusText } : null,
     orders: orders.map((order) => ({
       id: order.id,
@@ -74,5 +78,27 @@ export async function customerOverview(db: DB, staff: Actor, email: string) {
       answeredAt,
     })),
     messageCounts: { open: open.total, answered: answered.total },
+  }
+}
+
+/**
+ * The person's privacy requests as support handles them when a customer writes in (decision 0159): their newest data
+ * export, and their account's deletion: scheduled, or what stands in its way, and what it would take (the sentences
+ * the person's own security page shows them).
+ */
+async function privacyRequestsOf(db: DB, userId: string) {
+  const [exports, deletion] = await Promise.all([exportsOf(db, userId), deletionStatus(db, userId)])
+  const latest = exports[0]
+  return {
+    latestExport: latest
+      ? {
+          status: latest.status,
+          requestedAt: latest.created_at.toISOString(),
+          expiresAt: latest.expires_at?.toISOString() ?? null,
+        }
+      : null,
+    deletion: deletion.scheduled ? { eraseAfter: deletion.scheduled.eraseAfter.toISOString() } : null,
+    deletionBlockers: deletion.blockers,
+    deletionConsequences: deletion.consequences,
   }
 }

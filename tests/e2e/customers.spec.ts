@@ -1,7 +1,8 @@
 // /admin/customers (decision 0155), as support staff click it: from the sidebar, a customer's address typed in capitals
 // shows their account, plan, service order (which opens) and messages; an unknown address says so; the address never
 // goes in a request URL; on a 390 px phone nothing scrolls sideways; an admin reads the look-up in the audit log. An
-// admin moves a customer who lost their mailbox to a new address (decision 0158).
+// admin moves a customer who lost their mailbox to a new address (decision 0158) and answers their privacy requests
+// (decision 0159).
 
 import { contactMessage } from '../support/contact-messages.ts'
 import { buyPlan } from '../support/creator-courses.ts'
@@ -47,6 +48,9 @@ test('staff look a customer up by their address and open their service order; th
   // A viewer reads whether a change of address waits, and cannot start one (decision 0158).
   await expect(found.getByText('No change of address waits.')).toBeVisible()
   await expect(found.getByRole('form', { name: 'Move to another address' })).toHaveCount(0)
+  // …and reads the privacy requests without their buttons (decision 0159).
+  await expect(found.getByTestId('customer-export')).toContainText('None asked for.')
+  await expect(found.getByRole('region', { name: 'Privacy requests' }).getByRole('button')).toHaveCount(0)
 
   await page.setViewportSize({ width: 390, height: 844 })
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
@@ -164,4 +168,41 @@ test('an admin moves a customer who lost their mailbox: a taken address is refus
   await expect(page.getByTestId('customer').getByRole('heading', { name: /Mona/ })).toBeVisible()
   await expect(part.getByText(newAddress, { exact: true })).toHaveCount(0) // no link waits any more
   await expect(part.getByText('No change of address waits.')).toBeVisible()
+})
+
+test('an admin answers a customer’s privacy requests: a copy of their data, a deletion read, scheduled and cancelled', async ({
+  page,
+  db,
+  baseURL,
+}) => {
+  const stamp = Date.now()
+  const customer = await createUser(db, { email: `private-${stamp}@example.test`, firstName: 'Pia' })
+  await signInAs(page, baseURL!, db, await createUser(db, { role: 'admin' }))
+  await page.goto('/admin/customers')
+  const search = page.getByRole('search', { name: 'Find a customer' })
+  await search.getByLabel('Customer e-mail').fill(customer.email)
+  await search.getByLabel('Customer e-mail').press('Enter')
+  const part = page.getByRole('region', { name: 'Privacy requests' })
+  await expect(part.getByTestId('customer-export')).toContainText('None asked for.')
+
+  await part.getByRole('button', { name: 'Prepare a copy of their data' }).click()
+  await expect(part.getByTestId('customer-export')).toContainText('being prepared; they are e-mailed when it is ready')
+  await expect(part.getByRole('button', { name: 'Being prepared…' })).toHaveAttribute('aria-disabled', 'true')
+
+  await part.getByRole('button', { name: 'Schedule deletion' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Schedule this account’s deletion?' })
+  await expect(dialog).toContainText(`Only at ${customer.email}’s own request.`)
+  await dialog.getByRole('button', { name: 'Cancel' }).click()
+  await expect(dialog).toHaveCount(0)
+  await expect(part.getByTestId('customer-deletion')).toContainText('Not scheduled.')
+  await part.getByRole('button', { name: 'Schedule deletion' }).click()
+  await dialog.getByRole('button', { name: 'Schedule deletion' }).click()
+  await expect(part.getByTestId('customer-deletion')).toContainText('Scheduled: the account is erased on')
+  const scheduled = () =>
+    db.selectFrom('account_deletions').select('erased_at').where('user_id', '=', customer.id).execute()
+  expect(await scheduled()).toHaveLength(1)
+
+  await part.getByRole('button', { name: 'Cancel deletion' }).click()
+  await expect(part.getByTestId('customer-deletion')).toContainText('Not scheduled.')
+  await expect.poll(async () => (await scheduled()).length).toBe(0)
 })

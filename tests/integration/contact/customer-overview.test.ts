@@ -3,6 +3,7 @@
 // another customer's rows never appear, an unknown address is null, a part of one is refused, a customer is refused;
 // each look-up that finds an account is audited.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { DELETION_CONSEQUENCES, DELETION_MESSAGES } from '../../../src-server/flows/account-deletion.ts'
 import { markPaid } from '../../../src-server/flows/pay-order.ts'
 import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
 import { ORDER_HISTORY_LIMIT } from '../../../src-server/orders/repository.ts'
@@ -146,5 +147,35 @@ describe('staff look up one customer', () => {
     await expect(
       (await callerAs(db(), customer)).admin.customers.find({ customer: customer.email }),
     ).rejects.toMatchObject({ code: 'FORBIDDEN' })
+  })
+
+  it('shows the customer’s privacy requests as an admin answers them: the newest export, a deletion, its blockers', async () => {
+    const stamp = Date.now()
+    const customer = await createUser(db(), { email: `privacy.${stamp}@example.test` })
+    const admins = await callerAs(db(), await createUser(db(), { role: 'admin' }))
+    const viewers = await callerAs(db(), await createUser(db(), { role: 'viewer' }))
+    const privacy = async () => (await viewers.admin.customers.find({ customer: customer.email }))?.privacy
+
+    expect(await privacy()).toEqual({
+      latestExport: null,
+      deletion: null,
+      deletionBlockers: [],
+      deletionConsequences: [],
+    })
+    await admins.privacy.requestExportFor({ userId: customer.id })
+    expect((await privacy())?.latestExport).toMatchObject({ status: 'pending', expiresAt: null })
+    const { eraseAfter } = await admins.privacy.requestDeletionFor({ userId: customer.id })
+    expect((await privacy())?.deletion).toEqual({ eraseAfter: new Date(eraseAfter).toISOString() })
+    await admins.privacy.cancelDeletionFor({ userId: customer.id })
+    expect((await privacy())?.deletion).toBeNull()
+
+    // A plan that renews stands in the way, in the words the person's own page uses; a held course is what it takes.
+    const member = await createUser(db(), { email: `member.${stamp}@example.test` })
+    await buyPlan(db(), member, 'pro')
+    await boughtCourse(member.id, `SF-PRIV${stamp}`)
+    const memberPrivacy = (await viewers.admin.customers.find({ customer: member.email }))?.privacy
+    expect(memberPrivacy?.deletionBlockers).toEqual([DELETION_MESSAGES.membership])
+    expect(memberPrivacy?.deletionConsequences).toContain(DELETION_CONSEQUENCES.courses(1))
+    await expect(admins.privacy.requestDeletionFor({ userId: member.id })).rejects.toThrow(DELETION_MESSAGES.membership)
   })
 })

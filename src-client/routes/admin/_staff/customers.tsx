@@ -1,11 +1,13 @@
 // Customers: staff look up one customer by their account's address and see, on one page, the account, the plan, the
 // orders, the courses held now, the service orders and the messages to support (decision 0155). The address is the
-// page's state, never its URL (components/admin/FindForm.tsx); the server checks the role.
+// page's state, never its URL (components/admin/FindForm.tsx); the server checks the role. Admins also move a customer
+// who lost their mailbox to a new address (decision 0158) and answer their privacy requests (decision 0159).
 import { useQuery } from '@tanstack/react-query'
 import { createFileRoute, Link, useRouterState } from '@tanstack/react-router'
 import { type ReactNode, useEffect, useState } from 'react'
 import { AdminTable } from '#client/components/admin/AdminTable.tsx'
 import { CustomerEmailChange } from '#client/components/admin/CustomerEmailChange.tsx'
+import { CustomerPrivacy } from '#client/components/admin/CustomerPrivacy.tsx'
 import { FindForm } from '#client/components/admin/FindForm.tsx'
 import { detailSection, pageHead, pageTitle, rowLink } from '#client/components/admin/styles.ts'
 import { badge } from '#client/components/ui/badge.ts'
@@ -210,6 +212,10 @@ function CustomerView({ customer }: { customer: Customer }) {
             ))}
           </ul>
         )}
+      </Part>
+
+      <Part id="customer-privacy" title="Privacy requests">
+        <CustomerPrivacy customer={customer} />
       </Part>
     </div>
   )
