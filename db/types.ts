@@ -263,6 +263,12 @@ export interface UsersTable {
   course_update_mails: Generated<boolean>
   /** When the address changed, until the Stripe customers of their plans have it too (flows/email-change.ts); else null. */
   stripe_email_due_at: Date | null
+  /** Set while staff suspend the account (flows/account-suspension.ts): no session is made or accepted for it. */
+  suspended_at: Date | null
+  /** The staff member who suspended it (null once lifted, or their account is gone). */
+  suspended_by: string | null
+  /** The reason the person was told, while suspended. */
+  suspension_reason: string | null
   created_at: CreatedAt
   updated_at: UpdatedAt
 }

@@ -29,6 +29,8 @@ export const AUDIT_ACTION_LABELS = {
   'creator_application.approve': 'Approved an application to teach',
   'creator_application.decline': 'Declined an application to teach',
   'customer.viewed': 'Looked up a customer',
+  'customer.suspended': 'Suspended a customer’s account',
+  'customer.unsuspended': 'Lifted a customer’s suspension',
   'customer.email_change_started': 'Started moving a customer to another e-mail address',
   'customer.email_change_cancelled': 'Cancelled a customer’s move to another e-mail address',
   'mail.resend': 'Resent a mail',

@@ -18,6 +18,9 @@ export const AUTH_MESSAGES = {
   loginError: 'An error occurred. Please try again.',
   invalidCredentials: 'Invalid email or password',
   emailNotVerified: 'Please verify your email before logging in. Check your inbox for the verification link.',
+  /** Staff suspended the account (decision 0160): said only after the account was proven (password, code, provider). */
+  accountSuspended:
+    'This account is suspended, so it cannot sign in. If you think this is a mistake, write to us through the contact page.',
   signOutError: 'Error signing out. Please try again.',
   notAuthenticated: 'User not authenticated',
   tooManyAttempts: 'Too many attempts. Please try again later.',

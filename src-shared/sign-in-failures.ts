@@ -11,6 +11,8 @@ export const SIGN_IN_FAILURES = {
   provider_error: 'The provider did not complete the sign-in. Please try again.',
   email_unverified: 'The provider does not confirm that your e-mail address is verified.',
   not_staff: 'This account does not have staff access.',
+  suspended:
+    'This account is suspended, so it cannot sign in. If you think this is a mistake, write to us through the contact page.',
   sso_required:
     'Your school requires its members to sign in with its single sign-on. If you cannot sign in there, ask the school’s owner to remove you from its team.',
   sso_not_offered: 'This school does not offer single sign-on.',

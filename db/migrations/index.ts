@@ -119,6 +119,7 @@ import * as m0106_0000 from './2027_01_06_0000_email_change_links.ts'
 import * as m0106_0100 from './2027_01_06_0100_mail_unsubscribe_links.ts'
 import * as m0106_0200 from './2027_01_06_0200_stripe_email_due.ts'
 import * as m0106_0300 from './2027_01_06_0300_course_news_mutes.ts'
+import * as m0107_0000 from './2027_01_07_0000_account_suspensions.ts'
 
 export const migrations: Record<string, Migration> = {
   '2026_11_22_0900_catalog': m0900,
@@ -240,4 +241,5 @@ export const migrations: Record<string, Migration> = {
   '2027_01_06_0100_mail_unsubscribe_links': m0106_0100,
   '2027_01_06_0200_stripe_email_due': m0106_0200,
   '2027_01_06_0300_course_news_mutes': m0106_0300,
+  '2027_01_07_0000_account_suspensions': m0107_0000,
 }

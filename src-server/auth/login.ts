@@ -7,6 +7,7 @@ import type { AppConfig } from '../kernel/config.ts'
 import type { DB } from '../kernel/db.ts'
 import { sessionSiteOf } from '../kernel/hosts.ts'
 import { userEmailIs } from '../users/email.ts'
+import { assertNotSuspended } from '../users/suspension.ts'
 import { setSessionCookie } from './cookies.ts'
 import { deviceKey, deviceText, ipNetwork } from './devices.ts'
 import { dummyPasswordHash, verifyPassword } from './password.ts'
@@ -68,6 +69,8 @@ export async function startSession(
   remember: boolean,
   origin: SignInOrigin = {},
 ) {
+  // Every way in ends here (password, code step, passkey, Google, a school's sign-in, the domain hand-off).
+  await assertNotSuspended(db, userId)
   const network = ipNetwork(origin.clientIp)
   const now = clock.now()
   // Made on a school's domain, the session is that site's alone (auth/session.ts validateSessionToken).

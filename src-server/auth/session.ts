@@ -99,6 +99,8 @@ export async function validateSessionToken(
       'sessions.site_host',
     ])
     .where('sessions.id', '=', id)
+    // A suspended account's sessions open nothing, even one a sign-in racing the suspension made (decision 0160).
+    .where('users.suspended_at', 'is', null)
     .executeTakeFirst()
   if (!row) return null
   if (!constantTimeEqual(hashSecret(secret), new Uint8Array(row.secret_hash))) return null

@@ -6,6 +6,7 @@ import { AUTH_MESSAGES } from '../../src-shared/auth.ts'
 import type { AppConfig } from '../kernel/config.ts'
 import { type DB, inTransaction } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
+import { assertNotSuspended } from '../users/suspension.ts'
 import { startSession } from './login.ts'
 import {
   clearPendingLoginCookie,
@@ -33,6 +34,8 @@ export async function finishFirstStep(
   userId: string,
   remember: boolean,
 ): Promise<'signed-in' | 'two-factor'> {
+  // Said now, not after the code step: a suspended account gets no pending log-in either.
+  await assertNotSuspended(deps.db, userId)
   if (await hasTwoFactor(deps.db, userId)) {
     const { token } = await createPendingLogin(deps.db, userId, remember)
     if (deps.res) setPendingLoginCookie(deps.res, token, deps.config.cookieSecure)

@@ -139,6 +139,9 @@ export async function eraseAccount(
         last_name: '',
         avatar_url: null,
         role: 'customer',
+        suspended_at: null,
+        suspended_by: null,
+        suspension_reason: null,
         updated_at: now,
       })
       .where('id', '=', userId)

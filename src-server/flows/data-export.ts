@@ -90,6 +90,8 @@ export const EXPORT_READY_SUBJECT = 'Your SkillForge data is ready to download'
 const STAFF_ACTION_WORDS: Partial<Record<AuditAction, string>> = {
   'customer.viewed':
     'Looked up your account on the staff customer page (account, plan, orders, courses, service orders, messages)',
+  'customer.suspended': 'Suspended your account',
+  'customer.unsuspended': 'Lifted the suspension of your account',
   'customer.email_change_started': 'Sent a link to move your account to another e-mail address, at your request',
   'customer.email_change_cancelled': 'Cancelled the link that would have moved your account to another e-mail address',
   'privacy.export_requested': 'Asked for a copy of your data for you',
@@ -229,6 +231,8 @@ export async function collectPersonalData(db: DB, userId: string): Promise<Recor
       'avatar_url',
       'role',
       'course_update_mails',
+      'suspended_at',
+      'suspension_reason',
       'created_at',
     ])
     .where('id', '=', userId)

@@ -24,6 +24,7 @@ import type { HttpDeps } from '../kernel/config.ts'
 import type { DB } from '../kernel/db.ts'
 import { isDomainError } from '../kernel/errors.ts'
 import { privateCookie } from '../kernel/private-cookie.ts'
+import { AccountSuspended } from '../users/suspension.ts'
 
 const STATE_COOKIE = 'oauth_state'
 const VERIFIER_COOKIE = 'oauth_verifier'
@@ -56,6 +57,7 @@ function failureUrl(mode: Flow['mode'], provider: OAuthProvider, code: SignInFai
 
 function codeOf(error: unknown): SignInFailureCode {
   if (error instanceof OAuthFailure) return error.code
+  if (error instanceof AccountSuspended) return 'suspended'
   if (error instanceof OAuth2RequestError) return 'code_refused'
   if (error instanceof ArcticFetchError) return 'unreachable'
   return 'failed'

@@ -21,6 +21,7 @@ import { schoolBySlug } from '../creators/schools.ts'
 import { accountForSsoIdentity, SSO_CALLBACK_PATH, ssoSiteUrl, usableSso } from '../flows/school-sso.ts'
 import type { HttpDeps } from '../kernel/config.ts'
 import { privateCookie } from '../kernel/private-cookie.ts'
+import { AccountSuspended } from '../users/suspension.ts'
 
 const FLOW_COOKIE = 'sso_flow'
 /** The page where a signed-in account's owner agrees (or not) to link a school's sign-in. */
@@ -52,7 +53,8 @@ function failureUrl(code: SignInFailureCode, slug: string | undefined) {
   return signInFailurePath('/auth/callback', 'school', code, slug)
 }
 
-const codeOf = (error: unknown): SignInFailureCode => (error instanceof SsoFailure ? error.code : 'failed')
+const codeOf = (error: unknown): SignInFailureCode =>
+  error instanceof SsoFailure ? error.code : error instanceof AccountSuspended ? 'suspended' : 'failed'
 
 /** An OAuth error code (RFC 6749 §4.1.2.1: access_denied, unauthorized_client …) as sent, or "unrecognised": the
  * parameter is whatever the address says, so nothing else of it reaches the log. */

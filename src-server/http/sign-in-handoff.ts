@@ -19,6 +19,7 @@ import { inTransaction } from '../kernel/db.ts'
 import { hostnameOf } from '../kernel/hosts.ts'
 import { escapeHtml } from '../kernel/html.ts'
 import { privateCookie } from '../kernel/private-cookie.ts'
+import { AccountSuspended } from '../users/suspension.ts'
 
 export const HANDOFF_COMPLETE_PATH = '/auth/handoff/complete'
 const HANDOFF_FINISH_PATH = '/auth/handoff/finish'
@@ -132,6 +133,10 @@ export async function registerSignInHandoffRoutes(app: FastifyInstance, deps: Ht
                 })
               }
               return redeemed
+            }).catch((error: unknown) => {
+              // Suspended since the hand-off began (its codes end with the suspension; this one lost the race).
+              if (error instanceof AccountSuspended) return null
+              throw error
             })
           : null
       if (!grant) return reply.redirect(FAILED, 303)

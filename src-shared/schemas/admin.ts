@@ -149,6 +149,16 @@ export const customerEmailChangeInput = z.object({
     .pipe(z.email('Enter a whole e-mail address, such as name@example.com')),
 })
 
+/** /admin/customers: suspending an account, with the reason the person is mailed (decision 0160). */
+export const customerSuspensionInput = z.object({
+  customerId: z.uuid('Choose a customer'),
+  reason: z
+    .string()
+    .trim()
+    .min(10, 'Say why in a sentence: the customer is sent it')
+    .max(500, 'Keep the reason under 500 characters'),
+})
+
 /** /admin/customers: the customer whose waiting address change support ends. */
 export const customerIdInput = z.object({ customerId: z.uuid('Choose a customer') })
 

@@ -206,3 +206,51 @@ test('an admin answers a customer’s privacy requests: a copy of their data, a 
   await expect(part.getByTestId('customer-deletion')).toContainText('Not scheduled.')
   await expect.poll(async () => (await scheduled()).length).toBe(0)
 })
+
+test('an admin suspends an account with a reason: its browser is signed out and its password refused until it is lifted', async ({
+  page,
+  db,
+  baseURL,
+  browser,
+}) => {
+  const stamp = Date.now()
+  const customer = await createUser(db, { email: `fraud-${stamp}@example.test`, firstName: 'Finn' })
+  const theirs = await browser.newPage()
+  await signInAs(theirs, baseURL!, db, customer)
+  await theirs.goto(`${baseURL}/account`)
+  await expect(theirs.getByRole('heading', { name: 'My Account', level: 1 })).toBeVisible()
+
+  await signInAs(page, baseURL!, db, await createUser(db, { role: 'admin' }))
+  await page.goto('/admin/customers')
+  const search = page.getByRole('search', { name: 'Find a customer' })
+  await search.getByLabel('Customer e-mail').fill(customer.email)
+  await search.getByLabel('Customer e-mail').press('Enter')
+  const part = page.getByRole('region', { name: 'Account status' })
+  await expect(part).toContainText('Active: they can sign in.')
+  await part.getByRole('button', { name: 'Suspend account' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Suspend this account?' })
+  const reason = dialog.getByLabel('Reason (sent to the customer)')
+  await reason.fill('spam')
+  await dialog.getByRole('button', { name: 'Suspend account' }).click()
+  await expect(dialog.getByText('Say why in a sentence: the customer is sent it')).toBeVisible()
+  await reason.fill('Messages to instructors that broke the community rules.')
+  await dialog.getByRole('button', { name: 'Suspend account' }).click()
+  await expect(dialog).toHaveCount(0)
+  await expect(part).toContainText('Suspended since')
+  await expect(part).toContainText('“Messages to instructors that broke the community rules.”')
+
+  // Their browser holds a session that opens nothing now; their right password says why they cannot sign in.
+  await theirs.goto(`${baseURL}/account`)
+  await expect(theirs).toHaveURL(/\/login/)
+  await theirs.getByLabel('Email', { exact: true }).fill(customer.email)
+  await theirs.getByLabel('Password', { exact: true }).fill(customer.password)
+  await theirs.getByRole('button', { name: 'Log In' }).click()
+  // Said on the form (and in a toast).
+  await expect(theirs.getByText('This account is suspended, so it cannot sign in.').first()).toBeVisible()
+
+  await part.getByRole('button', { name: 'Lift suspension' }).click()
+  await expect(part).toContainText('Active: they can sign in.')
+  await theirs.getByRole('button', { name: 'Log In' }).click()
+  await expect(theirs).not.toHaveURL(/\/login/)
+  await theirs.close()
+})

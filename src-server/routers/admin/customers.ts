@@ -1,7 +1,14 @@
 // /admin/customers: one customer's account, plan, orders, courses, service orders and messages, for every staff role
 // (each of those is already theirs to read on its own page), each look-up audited. The address goes as a POST
-// (decision 0155). Admins can start moving a customer to another address, or end that move (decision 0158).
-import { customerEmailChangeInput, customerIdInput, customerLookupInput } from '../../../src-shared/schemas/admin.ts'
+// (decision 0155). Admins can start moving a customer to another address, or end that move (decision 0158), and
+// suspend an account or lift its suspension (decision 0160).
+import {
+  customerEmailChangeInput,
+  customerIdInput,
+  customerLookupInput,
+  customerSuspensionInput,
+} from '../../../src-shared/schemas/admin.ts'
+import { liftSuspension, suspendCustomer } from '../../flows/account-suspension.ts'
 import { customerOverview } from '../../flows/customer-overview.ts'
 import { cancelEmailChangeForCustomer, startEmailChangeForCustomer } from '../../flows/email-change.ts'
 import { router, staffProcedure } from '../../trpc/init.ts'
@@ -17,4 +24,10 @@ export const adminCustomersRouter = router({
   cancelEmailChange: staffProcedure('admin')
     .input(customerIdInput)
     .mutation(({ ctx, input }) => cancelEmailChangeForCustomer(ctx.db, actorOf(ctx.user), input.customerId)),
+  suspend: staffProcedure('admin')
+    .input(customerSuspensionInput)
+    .mutation(({ ctx, input }) => suspendCustomer(ctx.db, actorOf(ctx.user), input, ctx.config.publicUrl)),
+  liftSuspension: staffProcedure('admin')
+    .input(customerIdInput)
+    .mutation(({ ctx, input }) => liftSuspension(ctx.db, actorOf(ctx.user), input.customerId, ctx.config.publicUrl)),
 })

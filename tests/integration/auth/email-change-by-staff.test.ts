@@ -46,7 +46,7 @@ const auditOf = (customerId: string) =>
     .where('entity_type', '=', 'user')
     .where('entity_id', '=', customerId)
     .where('action', 'like', 'customer.email_change%')
-    .orderBy('id')
+    .orderBy('created_at')
     .execute()
 
 describe('support moves a customer to another e-mail address', () => {

@@ -1,13 +1,15 @@
 // Customers: staff look up one customer by their account's address and see, on one page, the account, the plan, the
 // orders, the courses held now, the service orders and the messages to support (decision 0155). The address is the
 // page's state, never its URL (components/admin/FindForm.tsx); the server checks the role. Admins also move a customer
-// who lost their mailbox to a new address (decision 0158) and answer their privacy requests (decision 0159).
+// who lost their mailbox to a new address (decision 0158), answer their privacy requests (decision 0159) and suspend
+// an account (decision 0160).
 import { useQuery } from '@tanstack/react-query'
 import { createFileRoute, Link, useRouterState } from '@tanstack/react-router'
 import { type ReactNode, useEffect, useState } from 'react'
 import { AdminTable } from '#client/components/admin/AdminTable.tsx'
 import { CustomerEmailChange } from '#client/components/admin/CustomerEmailChange.tsx'
 import { CustomerPrivacy } from '#client/components/admin/CustomerPrivacy.tsx'
+import { CustomerSuspension } from '#client/components/admin/CustomerSuspension.tsx'
 import { FindForm } from '#client/components/admin/FindForm.tsx'
 import { detailSection, pageHead, pageTitle, rowLink } from '#client/components/admin/styles.ts'
 import { badge } from '#client/components/ui/badge.ts'
@@ -126,6 +128,10 @@ function CustomerView({ customer }: { customer: Customer }) {
             {membership ? `${membership.planName}: ${membership.statusText}` : 'No plan'}
           </dd>
         </dl>
+      </Part>
+
+      <Part id="customer-suspension" title="Account status">
+        <CustomerSuspension customer={customer} />
       </Part>
 
       <Part id="customer-email" title="E-mail address">

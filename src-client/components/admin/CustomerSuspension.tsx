@@ -1,0 +1,121 @@
+// The customer page's Account status part (decision 0160): whether the account is suspended, since when and why, for
+// every role; admins suspend it (the reason is mailed to the customer, so the dialog asks for it and says so) or lift
+// the suspension. The server checks the role, the account and the reason.
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { useState } from 'react'
+import { ConfirmDialog } from '#client/components/admin/ConfirmDialog.tsx'
+import { useStaff, useTRPC } from '#client/components/admin/use-staff.ts'
+import { button } from '#client/components/ui/button.ts'
+import { serverFieldErrors } from '#client/components/ui/field-errors.tsx'
+import { messageArea, TextAreaField } from '#client/components/ui/form.tsx'
+import { notify, notifyError } from '#client/components/ui/toaster.tsx'
+import type { RouterOutputs } from '#client/lib/types.ts'
+import { whilePending } from '#client/lib/while-pending.ts'
+import { formatDate } from '#shared/dates.ts'
+import { customerSuspensionInput } from '#shared/schemas/admin.ts'
+import { css } from '#styled-system/css'
+
+type Customer = NonNullable<RouterOutputs['admin']['customers']['find']>
+
+const text = css({ fontSize: 'sm' })
+
+export function CustomerSuspension({ customer }: { customer: Customer }) {
+  const { can } = useStaff()
+  const trpc = useTRPC()
+  const queryClient = useQueryClient()
+  const { account, suspension } = customer
+  const [asking, setAsking] = useState(false)
+  const [reason, setReason] = useState('')
+  const [reasonError, setReasonError] = useState<string>()
+  // The answer carries the new state: the page shows it without reading the customer again (each read is audited).
+  const show = (next: Customer['suspension']) =>
+    queryClient.setQueriesData<Customer | null>({ queryKey: trpc.admin.customers.find.queryKey() }, (old) =>
+      old?.account.id === account.id ? { ...old, suspension: next } : old,
+    )
+  const close = () => {
+    setAsking(false)
+    setReason('')
+    setReasonError(undefined)
+  }
+  const suspend = useMutation(
+    trpc.admin.customers.suspend.mutationOptions({
+      onSuccess: (result) => {
+        close()
+        show(result.suspension)
+        notify('success', 'Account suspended', result.message)
+      },
+      onError: (error) => {
+        const onField = serverFieldErrors(error)?.reason
+        if (onField) return setReasonError(onField)
+        close()
+        notifyError(error, 'Could not suspend the account')
+      },
+    }),
+  )
+  const lift = useMutation(
+    trpc.admin.customers.liftSuspension.mutationOptions({
+      onSuccess: (result) => {
+        show(result.suspension)
+        notify('success', 'Suspension lifted', result.message)
+      },
+      onError: (error) => notifyError(error, 'Could not lift the suspension'),
+    }),
+  )
+
+  function confirm() {
+    const parsed = customerSuspensionInput.shape.reason.safeParse(reason)
+    if (!parsed.success) return setReasonError(parsed.error.issues[0]?.message)
+    suspend.mutate({ customerId: account.id, reason: parsed.data })
+  }
+
+  return (
+    <div className={css({ display: 'grid', gap: '3', justifyItems: 'start' })} data-testid="customer-status">
+      {suspension ? (
+        <>
+          <p className={text}>
+            <strong>Suspended</strong> since {formatDate(suspension.since, 'mediumTime')}: they cannot sign in. The
+            reason they were sent: “{suspension.reason}”
+          </p>
+          {can('admin') ? (
+            <button
+              type="button"
+              className={button({ variant: 'outline', size: 'sm' })}
+              {...whilePending(lift.isPending, 'onClick', () => lift.mutate({ customerId: account.id }))}
+            >
+              {lift.isPending ? 'Lifting…' : 'Lift suspension'}
+            </button>
+          ) : null}
+        </>
+      ) : (
+        <>
+          <p className={text}>Active: they can sign in.</p>
+          {can('admin') && account.role === 'customer' ? (
+            <button type="button" className={button({ variant: 'danger', size: 'sm' })} onClick={() => setAsking(true)}>
+              Suspend account
+            </button>
+          ) : null}
+        </>
+      )}
+      <ConfirmDialog
+        open={asking}
+        title="Suspend this account?"
+        description="Their sessions end now and they cannot sign in until the suspension is lifted; their API keys stop. What they bought stays: refund an order or end their plan from its order if that is wanted too."
+        confirmLabel="Suspend account"
+        pendingLabel="Suspending…"
+        pending={suspend.isPending}
+        onCancel={close}
+        onConfirm={confirm}
+      >
+        <TextAreaField
+          label="Reason (sent to the customer)"
+          className={css({ display: 'flex', flexDir: 'column', gap: '2' })}
+          controlClassName={messageArea}
+          maxLength={500}
+          value={reason}
+          error={reasonError}
+          onChange={(event) => setReason(event.target.value)}
+        />
+      </ConfirmDialog>
+    </div>
+  )
+}

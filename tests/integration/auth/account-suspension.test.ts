@@ -1,0 +1,160 @@
+// Staff suspend an account (decision 0160), through the routers on a real database: its sessions end and open nothing,
+// no way in makes a new one (the password, the code step, a session made however), its API keys stop, the person is
+// mailed the reason, the audit log names the admin; lifting it lets the person back in. Staff accounts, lower roles, a
+// short reason and a second suspension are refused.
+import { TRPCError } from '@trpc/server'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createPendingLogin } from '../../../src-server/auth/pending-login.ts'
+import { createSession, validateSessionToken } from '../../../src-server/auth/session.ts'
+import { SUSPENSION_MAIL_KINDS, SUSPENSION_MESSAGES } from '../../../src-server/flows/account-suspension.ts'
+import { authenticateApiKey } from '../../../src-server/flows/school-api-keys.ts'
+import { defaultAppConfig } from '../../../src-server/kernel/config.ts'
+import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
+import { latestMailTo } from '../../../src-server/mail/outbox.ts'
+import { createCaller } from '../../../src-server/routers/_app.ts'
+import { createMemoryLimiter } from '../../../src-server/security/rate-limit.ts'
+import { createContextInner } from '../../../src-server/trpc/context.ts'
+import { AUTH_MESSAGES } from '../../../src-shared/auth.ts'
+import { createCreator } from '../../support/creator-courses.ts'
+import { createTestDatabase } from '../../support/db.ts'
+import { callerAs, createSessionToken, createUser } from '../../support/factories.ts'
+
+let database: DatabaseHandle
+const db = () => database.db
+const config = { ...defaultAppConfig, publicUrl: 'http://shop.test' }
+const REASON = 'Three chargebacks on cards that were not yours.'
+
+beforeAll(async () => {
+  database = await createTestDatabase()
+})
+afterAll(async () => {
+  await database.close()
+})
+
+/** A browser that is not signed in, with its own rate-limit counters. */
+const visitor = () =>
+  createCaller(
+    createContextInner({
+      db: db(),
+      user: null,
+      session: null,
+      config,
+      limiter: createMemoryLimiter(),
+      clientIp: '203.0.113.7',
+    }),
+  )
+
+const admin = async () => callerAs(db(), await createUser(db(), { role: 'admin' }))
+
+async function refusal(promise: Promise<unknown>) {
+  const error = await promise.then(
+    () => null,
+    (caught: unknown) => caught,
+  )
+  expect(error).toBeInstanceOf(TRPCError)
+  return error as TRPCError
+}
+
+const sessionsOf = async (userId: string) =>
+  (await db().selectFrom('sessions').select('id').where('user_id', '=', userId).execute()).length
+const pendingLoginsOf = async (userId: string) =>
+  (await db().selectFrom('pending_logins').select('id').where('user_id', '=', userId).execute()).length
+
+describe('suspending an account', () => {
+  it('ends its sessions, refuses every way in, mails the reason, and lets it back in when lifted', async () => {
+    const customer = await createUser(db(), { password: 'their-pass-1!' })
+    const before = await createSessionToken(db(), customer.id)
+    await createPendingLogin(db(), customer.id, false)
+    const admins = await admin()
+
+    const done = await admins.admin.customers.suspend({ customerId: customer.id, reason: `  ${REASON} ` })
+    expect(done.message).toBe(SUSPENSION_MESSAGES.suspended)
+    expect(done.suspension).toMatchObject({ reason: REASON })
+    expect(await validateSessionToken(db(), before.token)).toBeNull()
+    expect(await sessionsOf(customer.id)).toBe(0)
+    expect(await pendingLoginsOf(customer.id)).toBe(0)
+    expect((await latestMailTo(db(), customer.email, SUSPENSION_MAIL_KINDS.suspended))?.text_body).toContain(REASON)
+    expect((await admins.admin.customers.find({ customer: customer.email }))?.suspension).toMatchObject({
+      reason: REASON,
+    })
+
+    // The password is right, and still no session: the refusal says why (only after the password was proven).
+    const login = await refusal(
+      visitor().auth.login({ email: customer.email, password: 'their-pass-1!', remember: false }),
+    )
+    expect(login.code).toBe('FORBIDDEN')
+    expect(login.message).toBe(AUTH_MESSAGES.accountSuspended)
+    const wrong = await refusal(
+      visitor().auth.login({ email: customer.email, password: 'not-theirs-1!', remember: false }),
+    )
+    expect(wrong.message).not.toBe(AUTH_MESSAGES.accountSuspended)
+    expect(await sessionsOf(customer.id)).toBe(0)
+    expect(await pendingLoginsOf(customer.id)).toBe(0)
+    // A session made however (a sign-in that raced the suspension) opens nothing while it lasts.
+    const raced = await createSession(db(), customer.id)
+    expect(await validateSessionToken(db(), raced.token)).toBeNull()
+
+    const lifted = await admins.admin.customers.liftSuspension({ customerId: customer.id })
+    expect(lifted).toEqual({ message: SUSPENSION_MESSAGES.lifted, suspension: null })
+    expect(await latestMailTo(db(), customer.email, SUSPENSION_MAIL_KINDS.lifted)).toBeDefined()
+    expect(await validateSessionToken(db(), raced.token)).not.toBeNull()
+    await visitor().auth.login({ email: customer.email, password: 'their-pass-1!', remember: false })
+    expect(await sessionsOf(customer.id)).toBe(2)
+    const again = await refusal(admins.admin.customers.liftSuspension({ customerId: customer.id }))
+    expect(again.code).toBe('CONFLICT')
+    expect(again.message).toBe(SUSPENSION_MESSAGES.notSuspended)
+
+    const entries = await db()
+      .selectFrom('audit_log')
+      .select('action')
+      .where('entity_id', '=', customer.id)
+      .where('action', 'in', ['customer.suspended', 'customer.unsuspended'])
+      .orderBy('created_at')
+      .execute()
+    expect(entries.map((entry) => entry.action)).toEqual(['customer.suspended', 'customer.unsuspended'])
+  })
+
+  it('stops the API keys the account holds', async () => {
+    const owner = await createCreator(db(), { plan: 'enterprise' })
+    const made = await (await callerAs(db(), owner)).apiKeys.create({
+      name: 'Sync',
+      scopes: ['courses:read'],
+      expiresInDays: 30,
+      password: owner.password,
+    })
+    expect((await authenticateApiKey(db(), `Bearer ${made.key}`)).keyId).toBe(made.id)
+    const admins = await admin()
+    await admins.admin.customers.suspend({ customerId: owner.id, reason: REASON })
+    await expect(authenticateApiKey(db(), `Bearer ${made.key}`)).rejects.toThrow(
+      'The account that holds this API key is suspended',
+    )
+    await admins.admin.customers.liftSuspension({ customerId: owner.id })
+    expect((await authenticateApiKey(db(), `Bearer ${made.key}`)).keyId).toBe(made.id)
+  })
+
+  it('refuses a staff account, a second suspension, a short reason, an unknown account and roles below admin', async () => {
+    const admins = await admin()
+    const customer = await createUser(db())
+    const colleague = await createUser(db(), { role: 'editor' })
+    const staffAccount = await refusal(admins.admin.customers.suspend({ customerId: colleague.id, reason: REASON }))
+    expect(staffAccount.code).toBe('FORBIDDEN')
+    expect(staffAccount.message).toBe(SUSPENSION_MESSAGES.staffAccount)
+
+    const short = await refusal(admins.admin.customers.suspend({ customerId: customer.id, reason: 'spam' }))
+    expect(short.code).toBe('BAD_REQUEST')
+    const unknown = await refusal(admins.admin.customers.suspend({ customerId: crypto.randomUUID(), reason: REASON }))
+    expect(unknown.code).toBe('NOT_FOUND')
+    for (const role of ['viewer', 'editor'] as const) {
+      const lower = await callerAs(db(), await createUser(db(), { role }))
+      expect((await refusal(lower.admin.customers.suspend({ customerId: customer.id, reason: REASON }))).code).toBe(
+        'FORBIDDEN',
+      )
+    }
+    expect(await latestMailTo(db(), customer.email)).toBeUndefined()
+
+    await admins.admin.customers.suspend({ customerId: customer.id, reason: REASON })
+    const twice = await refusal(admins.admin.customers.suspend({ customerId: customer.id, reason: REASON }))
+    expect(twice.code).toBe('CONFLICT')
+    expect(twice.message).toBe(SUSPENSION_MESSAGES.already)
+  })
+})
