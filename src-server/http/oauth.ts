@@ -57,7 +57,6 @@ function failureUrl(mode: Flow['mode'], provider: OAuthProvider, code: SignInFai
 
 function codeOf(error: unknown): SignInFailureCode {
   if (error instanceof OAuthFailure) return error.code
-  if (error instanceof AccountSuspended) return 'suspended'
   if (error instanceof OAuth2RequestError) return 'code_refused'
   if (error instanceof ArcticFetchError) return 'unreachable'
   return 'failed'
@@ -138,6 +137,8 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: HttpDeps, creden
         } catch (error) {
           // The school's required sign-in is the way in (signInUnlessHeld's refusal): its page offers that button.
           if (isDomainError(error) && error.ssoSchool) return fail('sso_required', error.ssoSchool)
+          // A refusal, not a failure: nothing to log.
+          if (error instanceof AccountSuspended) return fail('suspended')
           if (!(error instanceof OAuthFailure)) request.log.warn({ err: error, provider }, 'OAuth sign-in failed')
           return fail(codeOf(error))
         }

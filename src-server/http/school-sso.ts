@@ -53,8 +53,7 @@ function failureUrl(code: SignInFailureCode, slug: string | undefined) {
   return signInFailurePath('/auth/callback', 'school', code, slug)
 }
 
-const codeOf = (error: unknown): SignInFailureCode =>
-  error instanceof SsoFailure ? error.code : error instanceof AccountSuspended ? 'suspended' : 'failed'
+const codeOf = (error: unknown): SignInFailureCode => (error instanceof SsoFailure ? error.code : 'failed')
 
 /** An OAuth error code (RFC 6749 §4.1.2.1: access_denied, unauthorized_client …) as sent, or "unrecognised": the
  * parameter is whatever the address says, so nothing else of it reaches the log. */
@@ -123,6 +122,8 @@ export function registerSchoolSsoRoutes(app: FastifyInstance, deps: HttpDeps) {
       }
       return reply.redirect(`/auth/callback?redirect=${encodeURIComponent(flow.redirect)}`)
     } catch (error) {
+      // A refusal, not a failure: nothing to log.
+      if (error instanceof AccountSuspended) return fail('suspended')
       logFailure(request, error, flow.schoolId, 'SSO sign-in failed')
       return fail(codeOf(error))
     }

@@ -19,7 +19,7 @@ import { createContextInner } from '../../../src-server/trpc/context.ts'
 import { createCreator, lapsePlan, restorePlan } from '../../support/creator-courses.ts'
 import { createTestDatabase } from '../../support/db.ts'
 import { type LocalDnsServer, startDnsServer } from '../../support/dns-server.ts'
-import { createSessionToken, createUser, type TestUser } from '../../support/factories.ts'
+import { callerAs, createSessionToken, createUser, type TestUser } from '../../support/factories.ts'
 import { setCookieFor, startTestServer, type TestServer, trpcPost } from '../../support/http.ts'
 import { captureJsonLogs } from '../../support/json-logs.ts'
 import { type LocalOidcProvider, startOidcProvider } from '../../support/oidc-provider.ts'
@@ -179,6 +179,7 @@ beforeAll(async () => {
       nell: { email: 'nell@acme.test', emailVerified: true },
       olga: { email: 'olga@acme.test', emailVerified: true },
       quinn: { email: 'quinn@acme.test', emailVerified: true },
+      zoe: { email: 'zoe@acme.test', emailVerified: true },
     },
   })
   owner = await createCreator(db(), { plan: 'enterprise' })
@@ -323,6 +324,18 @@ describe('signing in through the school’s provider', () => {
     expect(row).toEqual({ email_verified: true, first_name: 'Ada', password_hash: null })
     const again = await signInWithSso('ada')
     expect((await me(again.session ?? ''))?.id).toBe(user?.id)
+  })
+
+  it('sends a suspended account back with the suspended code and no session (decision 0160)', async () => {
+    expect(await proveEmailDomain('acme.test')).toMatchObject({ status: 'verified' })
+    const first = await signInWithSso('zoe')
+    const user = await me(first.session ?? '')
+    const admins = await callerAs(db(), await createUser(db(), { role: 'admin' }))
+    await admins.admin.customers.suspend({ customerId: user?.id ?? '', reason: 'Abusive messages to instructors.' })
+    expect(await me(first.session ?? '')).toBeNull()
+    const refused = await signInWithSso('zoe')
+    expect(refused.location).toBe(`/auth/callback?error=suspended&via=school&school=${slug}`)
+    expect(refused.session).toBeUndefined()
   })
 
   it('links an existing account only once the school has proven its exact e-mail domain by a TXT record', async () => {

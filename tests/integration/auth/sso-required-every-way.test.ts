@@ -465,3 +465,19 @@ describe('a school that requires its single sign-on', () => {
     expect(await sessionsOf(joiner)).toEqual([])
   })
 })
+
+describe('a suspended account (decision 0160)', () => {
+  it('is sent back from Google with the suspended code and no session, and signs in once lifted', async () => {
+    const finn = await createUser(db(), { email: `finn-${Date.now()}@personal.test` })
+    const admins = await callerAs(db(), await createUser(db(), { role: 'admin' }))
+    await admins.admin.customers.suspend({ customerId: finn.id, reason: 'Cards reported stolen by their owners.' })
+    const refused = await signInWithGoogle(finn.email)
+    expect(refused.location).toBe('/auth/callback?error=suspended&via=google')
+    expect(refused.session).toBeUndefined()
+    expect(await sessionsOf(finn)).toEqual([])
+
+    await admins.admin.customers.liftSuspension({ customerId: finn.id })
+    expect((await signInWithGoogle(finn.email)).location).toBe('/auth/callback?redirect=/')
+    expect(await sessionsOf(finn)).toHaveLength(1)
+  })
+})
