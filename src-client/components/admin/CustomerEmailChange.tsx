@@ -2,7 +2,8 @@
 // work mailbox) cannot ask on My Account, which wants a proof, so an admin starts the move for them once they have
 // checked who is asking. The link still goes to the new address and the account moves only when it is opened; the old
 // address is told at once. Other roles see the state only; the server checks the role and the account anyway.
-import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { useMutation } from '@tanstack/react-query'
+import { type Customer, useShowCustomerChange } from '#client/components/admin/customer-page.ts'
 import { useStaff, useTRPC } from '#client/components/admin/use-staff.ts'
 import { button } from '#client/components/ui/button.ts'
 import { useSubmitForm } from '#client/components/ui/field-errors.tsx'
@@ -10,13 +11,11 @@ import { FormAlert, TextField } from '#client/components/ui/form.tsx'
 import { notify } from '#client/components/ui/toaster.tsx'
 import { errorMessage } from '#client/lib/errors.ts'
 import { SCRIPT_ONLY_FORM } from '#client/lib/native-form.ts'
-import type { RouterOutputs } from '#client/lib/types.ts'
 import { submitWhilePending, whilePending } from '#client/lib/while-pending.ts'
 import { formatDate } from '#shared/dates.ts'
 import { customerEmailChangeInput } from '#shared/schemas/admin.ts'
 import { css } from '#styled-system/css'
 
-type Customer = NonNullable<RouterOutputs['admin']['customers']['find']>
 type EmailChange = Customer['emailChange']
 
 const text = css({ fontSize: 'sm' })
@@ -24,14 +23,9 @@ const muted = css({ fontSize: 'sm', color: 'fg.muted' })
 
 export function CustomerEmailChange({ customer }: { customer: Customer }) {
   const { can } = useStaff()
-  const trpc = useTRPC()
-  const queryClient = useQueryClient()
   const { account, emailChange } = customer
-  // The answer carries the new state: the page shows it without reading the customer again (each read is audited).
-  const show = (next: EmailChange) =>
-    queryClient.setQueriesData<Customer | null>({ queryKey: trpc.admin.customers.find.queryKey() }, (old) =>
-      old?.account.id === account.id ? { ...old, emailChange: next } : old,
-    )
+  const showChange = useShowCustomerChange(account.id)
+  const show = (next: EmailChange) => showChange((old) => ({ ...old, emailChange: next }))
 
   if (emailChange.refusal) {
     return (

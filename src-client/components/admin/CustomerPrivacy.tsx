@@ -2,18 +2,17 @@
 // account" is answered from here. Every role sees their newest export and whether a deletion is scheduled; admins ask
 // for the export (the person is mailed when it is ready and downloads it signed in), schedule the deletion after
 // reading what it takes, or cancel it. The server checks the role, the blockers and the person.
-import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { useMutation } from '@tanstack/react-query'
 import { useState } from 'react'
 import { ConfirmDialog } from '#client/components/admin/ConfirmDialog.tsx'
+import { type Customer, useShowCustomerChange } from '#client/components/admin/customer-page.ts'
 import { useStaff, useTRPC } from '#client/components/admin/use-staff.ts'
 import { button } from '#client/components/ui/button.ts'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
-import type { RouterOutputs } from '#client/lib/types.ts'
 import { whilePending } from '#client/lib/while-pending.ts'
 import { formatDate } from '#shared/dates.ts'
 import { css } from '#styled-system/css'
 
-type Customer = NonNullable<RouterOutputs['admin']['customers']['find']>
 type Privacy = Customer['privacy']
 
 const EXPORT_STATUS = {
@@ -31,14 +30,10 @@ const list = css({ listStyleType: 'disc', pl: '5', fontSize: 'sm', display: 'gri
 export function CustomerPrivacy({ customer }: { customer: Customer }) {
   const { can } = useStaff()
   const trpc = useTRPC()
-  const queryClient = useQueryClient()
   const { account, privacy } = customer
   const [confirming, setConfirming] = useState(false)
-  // The answer carries what changed: the page shows it without reading the customer again (each read is audited).
-  const show = (change: Partial<Privacy>) =>
-    queryClient.setQueriesData<Customer | null>({ queryKey: trpc.admin.customers.find.queryKey() }, (old) =>
-      old?.account.id === account.id ? { ...old, privacy: { ...old.privacy, ...change } } : old,
-    )
+  const showChange = useShowCustomerChange(account.id)
+  const show = (change: Partial<Privacy>) => showChange((old) => ({ ...old, privacy: { ...old.privacy, ...change } }))
   const askExport = useMutation(
     trpc.privacy.requestExportFor.mutationOptions({
       onSuccess: (row) => {

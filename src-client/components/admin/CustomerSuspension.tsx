@@ -1,37 +1,31 @@
 // The customer page's Account status part (decision 0160): whether the account is suspended, since when and why, for
 // every role; admins suspend it (the reason is mailed to the customer, so the dialog asks for it and says so) or lift
 // the suspension. The server checks the role, the account and the reason.
-import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { useMutation } from '@tanstack/react-query'
 import { useState } from 'react'
 import { ConfirmDialog } from '#client/components/admin/ConfirmDialog.tsx'
+import { type Customer, useShowCustomerChange } from '#client/components/admin/customer-page.ts'
 import { useStaff, useTRPC } from '#client/components/admin/use-staff.ts'
 import { button } from '#client/components/ui/button.ts'
 import { serverFieldErrors } from '#client/components/ui/field-errors.tsx'
 import { messageArea, TextAreaField } from '#client/components/ui/form.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
-import type { RouterOutputs } from '#client/lib/types.ts'
 import { whilePending } from '#client/lib/while-pending.ts'
 import { formatDate } from '#shared/dates.ts'
 import { customerSuspensionInput } from '#shared/schemas/admin.ts'
 import { css } from '#styled-system/css'
-
-type Customer = NonNullable<RouterOutputs['admin']['customers']['find']>
 
 const text = css({ fontSize: 'sm' })
 
 export function CustomerSuspension({ customer }: { customer: Customer }) {
   const { can } = useStaff()
   const trpc = useTRPC()
-  const queryClient = useQueryClient()
   const { account, suspension } = customer
   const [asking, setAsking] = useState(false)
   const [reason, setReason] = useState('')
   const [reasonError, setReasonError] = useState<string>()
-  // The answer carries the new state: the page shows it without reading the customer again (each read is audited).
-  const show = (next: Customer['suspension']) =>
-    queryClient.setQueriesData<Customer | null>({ queryKey: trpc.admin.customers.find.queryKey() }, (old) =>
-      old?.account.id === account.id ? { ...old, suspension: next } : old,
-    )
+  const showChange = useShowCustomerChange(account.id)
+  const show = (next: Customer['suspension']) => showChange((old) => ({ ...old, suspension: next }))
   const close = () => {
     setAsking(false)
     setReason('')

@@ -10,13 +10,13 @@ import { AdminTable } from '#client/components/admin/AdminTable.tsx'
 import { CustomerEmailChange } from '#client/components/admin/CustomerEmailChange.tsx'
 import { CustomerPrivacy } from '#client/components/admin/CustomerPrivacy.tsx'
 import { CustomerSuspension } from '#client/components/admin/CustomerSuspension.tsx'
+import type { Customer } from '#client/components/admin/customer-page.ts'
 import { FindForm } from '#client/components/admin/FindForm.tsx'
 import { detailSection, pageHead, pageTitle, rowLink } from '#client/components/admin/styles.ts'
 import { badge } from '#client/components/ui/badge.ts'
 import { TitledSection } from '#client/components/ui/layout.tsx'
 import { EmptyState, ErrorState, LoadingState } from '#client/components/ui/states.tsx'
 import { ORDER_STATUS_LABELS } from '#client/lib/order-labels.ts'
-import type { RouterOutputs } from '#client/lib/types.ts'
 import { capitalise } from '#shared/constants.ts'
 import { formatDate } from '#shared/dates.ts'
 import { formatMoney } from '#shared/money.ts'
@@ -28,8 +28,6 @@ export const Route = createFileRoute('/admin/_staff/customers')({
   head: () => ({ meta: [{ title: 'Customers | SkillForge Admin' }] }),
   component: Customers,
 })
-
-type Customer = NonNullable<RouterOutputs['admin']['customers']['find']>
 
 const muted = css({ fontSize: 'sm', color: 'fg.muted' })
 const sections = css({ display: 'grid', gap: '6' })
