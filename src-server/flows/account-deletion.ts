@@ -16,6 +16,7 @@ import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { enqueueMail } from '../mail/outbox.ts'
 import { cancelDeletion, deletionOf, scheduleDeletion } from '../privacy/deletions.ts'
+import { renewingSubscriptionsOf } from '../subscriptions/repository.ts'
 
 export const DELETION_MAIL_KINDS = {
   requested: 'account-deletion-requested',
@@ -54,15 +55,7 @@ export async function deletionBlockers(db: DB, userId: string): Promise<string[]
     .where('status', 'in', ['pending', 'sending', 'unconfirmed', 'failed'])
     .executeTakeFirst()
   if (openPayout) blockers.push(DELETION_MESSAGES.payout)
-  const renewing = await db
-    .selectFrom('subscriptions')
-    .select('id')
-    .where('user_id', '=', userId)
-    .where('status', 'in', ['trialing', 'active', 'past_due'])
-    .where('ended_at', 'is', null)
-    .where('cancel_at_period_end', '=', false)
-    .executeTakeFirst()
-  if (renewing) blockers.push(DELETION_MESSAGES.membership)
+  if ((await renewingSubscriptionsOf(db, userId)).length > 0) blockers.push(DELETION_MESSAGES.membership)
   return blockers
 }
 

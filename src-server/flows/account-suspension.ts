@@ -1,6 +1,8 @@
 // Staff suspend an account (decision 0160): fraud (stolen cards, chargebacks), abuse of instructors or learners. While
-// it lasts no sign-in makes a session and no session it had opens anything; its API keys stop. What it bought stays
-// (a refund or the end of a plan is its own decision, on its order). The person is told why, and told when it is lifted.
+// it lasts no sign-in makes a session and no session it had opens anything; its API keys stop; a plan that would charge
+// again is set to end at its period's end (nobody is charged for what they cannot use, and a stolen card is charged no
+// more). What it bought stays (a refund is its own decision, on its order). The person is told why, and when it is
+// lifted.
 import { type Actor, record } from '../audit/repository.ts'
 import { endHandoffsOf } from '../auth/handoffs.ts'
 import { endPendingLoginsOf } from '../auth/pending-login.ts'
@@ -10,7 +12,10 @@ import * as clock from '../kernel/clock.ts'
 import { type DB, inTransaction } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { enqueueMail } from '../mail/outbox.ts'
+import { renewingSubscriptionsOf } from '../subscriptions/repository.ts'
 import { lift, suspend, suspensionOf } from '../users/suspension.ts'
+import type { MembershipDeps } from './membership.ts'
+import { endMembershipByStaff } from './staff-membership.ts'
 
 export const SUSPENSION_MAIL_KINDS = { suspended: 'account-suspended', lifted: 'account-reinstated' } as const
 
@@ -20,6 +25,8 @@ export const SUSPENSION_MESSAGES = {
   already: 'This account is already suspended.',
   notSuspended: 'This account is not suspended.',
   suspended: 'The account is suspended: its sessions ended, and it cannot sign in until the suspension is lifted.',
+  renewalsStopped: ' Their plan will not renew: it ends at the end of its period.',
+  renewalsLeft: ' Their plan’s renewal could not be stopped now: end it from its order (Orders).',
   lifted: 'The suspension is lifted: the customer can sign in again.',
 } as const
 
@@ -46,11 +53,11 @@ async function customerOf(db: DB, customerId: string) {
  * refused: it is removed from the team first, so one admin cannot silently lock another out.
  */
 export async function suspendCustomer(
-  db: DB,
+  deps: MembershipDeps & { publicUrl: string },
   staff: Actor,
   input: { customerId: string; reason: string },
-  publicUrl: string,
 ) {
+  const { db, publicUrl } = deps
   const customer = await customerOf(db, input.customerId)
   if (customer.role !== 'customer') throw new DomainError('forbidden', SUSPENSION_MESSAGES.staffAccount)
   await inTransaction(db, async (trx) => {
@@ -77,7 +84,36 @@ export async function suspendCustomer(
       ].join('\n'),
     })
   })
-  return { message: SUSPENSION_MESSAGES.suspended, suspension: await suspensionStatus(db, customer.id) }
+  const renewals = await stopRenewals(deps, staff, customer.id)
+  const message =
+    SUSPENSION_MESSAGES.suspended +
+    (renewals.stopped > 0 ? SUSPENSION_MESSAGES.renewalsStopped : '') +
+    (renewals.left > 0 ? SUSPENSION_MESSAGES.renewalsLeft : '')
+  return { message, suspension: await suspensionStatus(db, customer.id) }
+}
+
+/**
+ * Sets the suspended person's renewing plans to end at their period's end, as an admin would from the order (its
+ * audit entry and the member's mail): after the suspension has committed, since Stripe is asked. A refusal (Stripe
+ * down, another admin ending it) leaves that plan to staff, and the answer says so.
+ */
+async function stopRenewals(deps: MembershipDeps & { publicUrl: string }, staff: Actor, userId: string) {
+  let stopped = 0
+  let left = 0
+  for (const plan of await renewingSubscriptionsOf(deps.db, userId)) {
+    if (plan.duplicate_of) continue
+    try {
+      await endMembershipByStaff(
+        deps,
+        { subscriptionId: plan.id, when: 'period_end', reason: 'Account suspended' },
+        staff,
+      )
+      stopped += 1
+    } catch {
+      left += 1
+    }
+  }
+  return { stopped, left }
 }
 
 /** Lifts a suspension: the person can sign in again, and is told so. */

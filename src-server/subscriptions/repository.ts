@@ -26,6 +26,18 @@ export function liveSubscriptionOf(db: DB, userId: string) {
     .executeTakeFirst()
 }
 
+/** The user's plans that will charge again (not ended, not set to end at their period's end), duplicates included. */
+export function renewingSubscriptionsOf(db: DB, userId: string) {
+  return db
+    .selectFrom('subscriptions')
+    .select(['id', 'duplicate_of'])
+    .where('user_id', '=', userId)
+    .where('status', 'in', [...LIVE_STATUSES])
+    .where('ended_at', 'is', null)
+    .where('cancel_at_period_end', '=', false)
+    .execute()
+}
+
 /** One free trial per user: whoever has had a subscription (of any kind) starts the next one paid. */
 export async function hasHadSubscription(db: DB, userId: string): Promise<boolean> {
   const row = await db

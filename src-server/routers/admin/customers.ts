@@ -26,7 +26,10 @@ export const adminCustomersRouter = router({
     .mutation(({ ctx, input }) => cancelEmailChangeForCustomer(ctx.db, actorOf(ctx.user), input.customerId)),
   suspend: staffProcedure('admin')
     .input(customerSuspensionInput)
-    .mutation(({ ctx, input }) => suspendCustomer(ctx.db, actorOf(ctx.user), input, ctx.config.publicUrl)),
+    .mutation(({ ctx, input }) =>
+      // The member's mail links to the platform's site, as staff's mails do (not the host staff came on).
+      suspendCustomer({ db: ctx.db, stripe: ctx.stripe, publicUrl: ctx.config.publicUrl }, actorOf(ctx.user), input),
+    ),
   liftSuspension: staffProcedure('admin')
     .input(customerIdInput)
     .mutation(({ ctx, input }) => liftSuspension(ctx.db, actorOf(ctx.user), input.customerId, ctx.config.publicUrl)),

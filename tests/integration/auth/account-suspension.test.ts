@@ -15,7 +15,7 @@ import { createCaller } from '../../../src-server/routers/_app.ts'
 import { createMemoryLimiter } from '../../../src-server/security/rate-limit.ts'
 import { createContextInner } from '../../../src-server/trpc/context.ts'
 import { AUTH_MESSAGES } from '../../../src-shared/auth.ts'
-import { createCreator } from '../../support/creator-courses.ts'
+import { buyPlan, createCreator } from '../../support/creator-courses.ts'
 import { createTestDatabase } from '../../support/db.ts'
 import { callerAs, createSessionToken, createUser } from '../../support/factories.ts'
 
@@ -112,6 +112,24 @@ describe('suspending an account', () => {
       .orderBy('created_at')
       .execute()
     expect(entries.map((entry) => entry.action)).toEqual(['customer.suspended', 'customer.unsuspended'])
+  })
+
+  it('sets a plan that would charge again to end at its period’s end, as an admin would from its order', async () => {
+    const member = await createUser(db())
+    await buyPlan(db(), member, 'pro')
+    const planOf = () =>
+      db()
+        .selectFrom('subscriptions')
+        .select(['id', 'cancel_at_period_end', 'ended_at'])
+        .where('user_id', '=', member.id)
+        .executeTakeFirstOrThrow()
+    const { id } = await planOf()
+    expect(await planOf()).toEqual({ id, cancel_at_period_end: false, ended_at: null })
+    const done = await (await admin()).admin.customers.suspend({ customerId: member.id, reason: REASON })
+    expect(done.message).toBe(SUSPENSION_MESSAGES.suspended + SUSPENSION_MESSAGES.renewalsStopped)
+    expect(await planOf()).toEqual({ id, cancel_at_period_end: true, ended_at: null })
+    const ended = await db().selectFrom('audit_log').select('action').where('entity_id', '=', id).execute()
+    expect(ended.map((entry) => entry.action)).toEqual(['membership.end_at_period_end'])
   })
 
   it('stops the API keys the account holds', async () => {
