@@ -328,6 +328,16 @@ export interface KnownDevicesTable {
   last_seen_at: Generated<Date>
 }
 
+/** A staff member's note about a customer, on the customer page (contact/customer-notes.ts). */
+export interface CustomerNotesTable {
+  id: Generated<string>
+  user_id: string
+  /** Null once the author's account is gone. */
+  author_id: string | null
+  body: string
+  created_at: CreatedAt
+}
+
 /** This person wants no news of this course by e-mail (users/course-news.ts); the others' news still comes. */
 export interface CourseNewsMutesTable {
   user_id: string
@@ -2123,6 +2133,7 @@ export interface Database {
   mail_outbox: MailOutboxTable
   mail_unsubscribe_links: MailUnsubscribeLinksTable
   course_news_mutes: CourseNewsMutesTable
+  customer_notes: CustomerNotesTable
   cart_items: CartItemsTable
   bundles: BundlesTable
   bundle_courses: BundleCoursesTable

@@ -120,6 +120,7 @@ import * as m0106_0100 from './2027_01_06_0100_mail_unsubscribe_links.ts'
 import * as m0106_0200 from './2027_01_06_0200_stripe_email_due.ts'
 import * as m0106_0300 from './2027_01_06_0300_course_news_mutes.ts'
 import * as m0107_0000 from './2027_01_07_0000_account_suspensions.ts'
+import * as m0107_0100 from './2027_01_07_0100_customer_notes.ts'
 
 export const migrations: Record<string, Migration> = {
   '2026_11_22_0900_catalog': m0900,
@@ -242,4 +243,5 @@ export const migrations: Record<string, Migration> = {
   '2027_01_06_0200_stripe_email_due': m0106_0200,
   '2027_01_06_0300_course_news_mutes': m0106_0300,
   '2027_01_07_0000_account_suspensions': m0107_0000,
+  '2027_01_07_0100_customer_notes': m0107_0100,
 }

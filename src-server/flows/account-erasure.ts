@@ -215,6 +215,7 @@ async function eraseRows(trx: DB, userId: string, email: string, now: Date) {
     'drip_unlock_mails',
     'mail_unsubscribe_links',
     'course_news_mutes',
+    'customer_notes',
     'lesson_question_votes',
     'question_digest_optouts',
     'question_digests',

@@ -1,8 +1,8 @@
 // Staff's view of one customer (/admin/customers, decision 0155): "I can't open my course", "where is my company
 // formation" and "I wrote twice" each meant a search on another page. One look-up by the account's address gathers
 // what support needs from each domain's own read: the account, the plan, the orders, the courses held now, the service
-// orders, the messages to support, a change of address waiting (decision 0158), the privacy requests (0159) and a
-// suspension (0160). Each look-up that finds an account is written to the audit log (who read whose
+// orders, the messages to support, a change of address waiting (decision 0158), the privacy requests (0159), a
+// suspension (0160) and staff's notes (0161). Each look-up that finds an account is written to the audit log (who read whose
 // customer page, when): the page gathers a person's whole history, so reading it is accountable like changing it.
 import { listOwnedCourses } from '../access/courses.ts'
 import { type Actor, record } from '../audit/repository.ts'
@@ -15,6 +15,7 @@ import { membershipOf } from '../subscriptions/view.ts'
 import { findAccountByEmail } from '../users/email.ts'
 import { deletionStatus } from './account-deletion.ts'
 import { suspensionStatus } from './account-suspension.ts'
+import { customerNotes } from './customer-notes.ts'
 import { customerEmailChangeStatus } from './email-change.ts'
 
 /** The newest messages of each kind shown (open, answered); the support inbox's Find lists the rest. */
@@ -30,7 +31,7 @@ export async function customerOverview(db: DB, staff: Actor, email: string) {
   await record(db, staff, 'customer.viewed', { type: 'user', id: account.id })
   const inbox = (status: 'open' | 'answered') =>
     listSupportInbox(db, { status, page: 1, pageSize: MESSAGES_SHOWN, sender: email })
-  const [membership, orders, courses, serviceOrders, open, answered, emailChange, privacy, suspension] =
+  const [membership, orders, courses, serviceOrders, open, answered, emailChange, privacy, suspension, notes] =
     await Promise.all([
       membershipOf(db, account.id),
       listOrdersForUser(db, account.id),
@@ -41,6 +42,7 @@ export async function customerOverview(db: DB, staff: Actor, email: string) {
       customerEmailChangeStatus(db, account),
       privacyRequestsOf(db, account.id),
       suspensionStatus(db, account.id),
+      customerNotes(db, account.id),
     ])
   return {
     account: {
@@ -56,6 +58,8 @@ export async function customerOverview(db: DB, staff: Actor, email: string) {
     privacy,
     /** Since when and why staff suspended the account (decision 0160), or null. */
     suspension,
+    /** Staff's notes about the customer, newest first (decision 0161). */
+    notes,
     membership: membership ? { planName: membership.planName, statusText: membership.statusText } : null,
     orders: orders.map((order) => ({
       id: order.id,

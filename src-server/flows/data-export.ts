@@ -8,6 +8,7 @@ import type { AuditAction } from '../../src-shared/audit-actions.ts'
 import { fullName } from '../../src-shared/names.ts'
 import { isStaff, type Role } from '../../src-shared/roles.ts'
 import { auditEntriesAboutAccount, record } from '../audit/repository.ts'
+import { notesAbout } from '../contact/customer-notes.ts'
 import { canOnCourse } from '../creators/school-access.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
@@ -73,6 +74,7 @@ questions.json          the questions and answers you wrote under lessons, the a
                         questions (each answerer shown as Instructor, Staff or Learner), and the questions you
                         upvoted
 live-sessions.json      the live sessions you registered for and when you joined them
+staff-notes.json        the notes our support team wrote about you on their customer page, and when, by "Staff"
 staff-actions.json      what our team did about your account and when (looked it up on the staff customer page,
                         asked for an export or a deletion for you, changed your staff role…), by "Staff";
                         your joining the staff team from an invitation, by "You"
@@ -725,6 +727,11 @@ export async function collectPersonalData(db: DB, userId: string): Promise<Recor
     },
     'live-sessions.json': { registrations, attendance },
     'live-chats.json': await chatsOf(db, userId),
+    'staff-notes.json': (await notesAbout(db, userId)).map(({ body, createdAt }) => ({
+      note: body,
+      by: 'Staff',
+      created_at: createdAt,
+    })),
     'staff-actions.json': (await auditEntriesAboutAccount(db, userId)).map(({ action, actor_id, created_at }) => ({
       what: STAFF_ACTION_WORDS[action as AuditAction] ?? action,
       action,

@@ -159,6 +159,14 @@ export const customerSuspensionInput = z.object({
     .max(500, 'Keep the reason under 500 characters'),
 })
 
+/** /admin/customers: a staff note about the customer (decision 0161). */
+export const customerNoteInput = z.object({
+  customerId: z.uuid('Choose a customer'),
+  body: z.string().trim().min(1, 'Write the note first').max(2000, 'Keep the note under 2,000 characters'),
+})
+
+export const customerNoteIdInput = z.object({ noteId: z.uuid('Choose a note') })
+
 /** /admin/customers: the customer whose waiting address change support ends. */
 export const customerIdInput = z.object({ customerId: z.uuid('Choose a customer') })
 

@@ -2,7 +2,7 @@
 // shows their account, plan, service order (which opens) and messages; an unknown address says so; the address never
 // goes in a request URL; on a 390 px phone nothing scrolls sideways; an admin reads the look-up in the audit log. An
 // admin moves a customer who lost their mailbox to a new address (decision 0158) and answers their privacy requests
-// (decision 0159).
+// (decision 0159), suspends an account (0160); an editor keeps notes about a customer (0161).
 
 import { contactMessage } from '../support/contact-messages.ts'
 import { buyPlan } from '../support/creator-courses.ts'
@@ -51,6 +51,8 @@ test('staff look a customer up by their address and open their service order; th
   // …and reads the privacy requests without their buttons (decision 0159).
   await expect(found.getByTestId('customer-export')).toContainText('None asked for.')
   await expect(found.getByRole('region', { name: 'Privacy requests' }).getByRole('button')).toHaveCount(0)
+  await expect(found.getByText('No notes yet.')).toBeVisible()
+  await expect(found.getByRole('form', { name: 'Add a note' })).toHaveCount(0)
 
   await page.setViewportSize({ width: 390, height: 844 })
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
@@ -253,4 +255,35 @@ test('an admin suspends an account with a reason: its browser is signed out and 
   await theirs.getByRole('button', { name: 'Log In' }).click()
   await expect(theirs).not.toHaveURL(/\/login/)
   await theirs.close()
+})
+
+test('an editor writes a note on a customer’s page for the next agent, and deletes it', async ({
+  page,
+  db,
+  baseURL,
+}) => {
+  const customer = await createUser(db, { email: `noted-${Date.now()}@example.test`, firstName: 'Nora' })
+  await signInAs(page, baseURL!, db, await createUser(db, { role: 'editor' }))
+  await page.goto('/admin/customers')
+  const search = page.getByRole('search', { name: 'Find a customer' })
+  await search.getByLabel('Customer e-mail').fill(customer.email)
+  await search.getByLabel('Customer e-mail').press('Enter')
+  const part = page.getByRole('region', { name: /^Notes/ })
+  await expect(part.getByText('No notes yet.')).toBeVisible()
+  // An editor does not suspend accounts or move addresses: those are an admin's.
+  await expect(page.getByRole('button', { name: 'Suspend account' })).toHaveCount(0)
+
+  const form = part.getByRole('form', { name: 'Add a note' })
+  await form.getByRole('button', { name: 'Add note' }).click()
+  await expect(form.getByText('Write the note first')).toBeVisible()
+  await expect(form.getByLabel('New note')).toBeFocused()
+  await form.getByLabel('New note').fill('Refund of the May order agreed on the phone.\nCall back on Friday.')
+  await form.getByRole('button', { name: 'Add note' }).click()
+  await expect(part.getByTestId('customer-note')).toContainText('Refund of the May order agreed on the phone.')
+  await expect(page.getByRole('heading', { name: 'Notes (1)' })).toBeVisible()
+  await expect(form.getByLabel('New note')).toHaveValue('')
+
+  await part.getByRole('button', { name: /^Delete the note of/ }).click()
+  await expect(part.getByText('No notes yet.')).toBeVisible()
+  await expect(page.getByRole('heading', { name: 'Notes (0)' })).toBeVisible()
 })

@@ -1,14 +1,17 @@
 // /admin/customers: one customer's account, plan, orders, courses, service orders and messages, for every staff role
 // (each of those is already theirs to read on its own page), each look-up audited. The address goes as a POST
 // (decision 0155). Admins can start moving a customer to another address, or end that move (decision 0158), and
-// suspend an account or lift its suspension (decision 0160).
+// suspend an account or lift its suspension (decision 0160). Editors write notes about a customer (decision 0161).
 import {
   customerEmailChangeInput,
   customerIdInput,
   customerLookupInput,
+  customerNoteIdInput,
+  customerNoteInput,
   customerSuspensionInput,
 } from '../../../src-shared/schemas/admin.ts'
 import { liftSuspension, suspendCustomer } from '../../flows/account-suspension.ts'
+import { addCustomerNote, deleteCustomerNote } from '../../flows/customer-notes.ts'
 import { customerOverview } from '../../flows/customer-overview.ts'
 import { cancelEmailChangeForCustomer, startEmailChangeForCustomer } from '../../flows/email-change.ts'
 import { router, staffProcedure } from '../../trpc/init.ts'
@@ -24,6 +27,12 @@ export const adminCustomersRouter = router({
   cancelEmailChange: staffProcedure('admin')
     .input(customerIdInput)
     .mutation(({ ctx, input }) => cancelEmailChangeForCustomer(ctx.db, actorOf(ctx.user), input.customerId)),
+  addNote: staffProcedure('editor')
+    .input(customerNoteInput)
+    .mutation(({ ctx, input }) => addCustomerNote(ctx.db, ctx.user, input)),
+  deleteNote: staffProcedure('editor')
+    .input(customerNoteIdInput)
+    .mutation(({ ctx, input }) => deleteCustomerNote(ctx.db, ctx.user, input.noteId)),
   suspend: staffProcedure('admin')
     .input(customerSuspensionInput)
     .mutation(({ ctx, input }) =>

@@ -2,8 +2,11 @@
 // own read, the account, the plan, the orders, the courses held now, the service orders and the messages to support;
 // another customer's rows never appear, an unknown address is null, a part of one is refused, a customer is refused;
 // each look-up that finds an account is audited.
+import { strFromU8 } from 'fflate'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DELETION_CONSEQUENCES, DELETION_MESSAGES } from '../../../src-server/flows/account-deletion.ts'
+import { CUSTOMER_NOTE_MESSAGES } from '../../../src-server/flows/customer-notes.ts'
+import { collectPersonalData } from '../../../src-server/flows/data-export.ts'
 import { markPaid } from '../../../src-server/flows/pay-order.ts'
 import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
 import { ORDER_HISTORY_LIMIT } from '../../../src-server/orders/repository.ts'
@@ -177,5 +180,50 @@ describe('staff look up one customer', () => {
     expect(memberPrivacy?.deletionBlockers).toEqual([DELETION_MESSAGES.membership])
     expect(memberPrivacy?.deletionConsequences).toContain(DELETION_CONSEQUENCES.courses(1))
     await expect(admins.privacy.requestDeletionFor({ userId: member.id })).rejects.toThrow(DELETION_MESSAGES.membership)
+  })
+
+  it('keeps staff’s notes: editors write them, every role reads them, the author or an admin deletes one, the customer’s export has them', async () => {
+    const customer = await createUser(db(), { email: `noted.${Date.now()}@example.test` })
+    const editor = await createUser(db(), { role: 'editor' })
+    const otherEditor = await createUser(db(), { role: 'editor' })
+    const editors = await callerAs(db(), editor)
+    const viewers = await callerAs(db(), await createUser(db(), { role: 'viewer' }))
+
+    const first = await editors.admin.customers.addNote({
+      customerId: customer.id,
+      body: '  Refund agreed on the phone.  ',
+    })
+    expect(first.notes).toMatchObject([
+      { body: 'Refund agreed on the phone.', authorId: editor.id, authorEmail: editor.email },
+    ])
+    await (await callerAs(db(), otherEditor)).admin.customers.addNote({
+      customerId: customer.id,
+      body: 'Writes in German.',
+    })
+    const read = (await viewers.admin.customers.find({ customer: customer.email }))?.notes
+    expect(read?.map((note) => note.body)).toEqual(['Writes in German.', 'Refund agreed on the phone.'])
+
+    // A viewer writes none; an empty note is refused; another editor's note is not this editor's to delete.
+    await expect(viewers.admin.customers.addNote({ customerId: customer.id, body: 'x' })).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+    })
+    await expect(editors.admin.customers.addNote({ customerId: customer.id, body: '   ' })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+    })
+    const theirs = read?.find((note) => note.authorId === otherEditor.id)
+    await expect(editors.admin.customers.deleteNote({ noteId: theirs?.id ?? '' })).rejects.toThrow(
+      CUSTOMER_NOTE_MESSAGES.notYours,
+    )
+    const admins = await callerAs(db(), await createUser(db(), { role: 'admin' }))
+    expect((await admins.admin.customers.deleteNote({ noteId: theirs?.id ?? '' })).notes).toHaveLength(1)
+    await expect(admins.admin.customers.deleteNote({ noteId: theirs?.id ?? '' })).rejects.toThrow(
+      CUSTOMER_NOTE_MESSAGES.gone,
+    )
+
+    // The customer's data export holds the notes about them, by "Staff", never who.
+    const files = await collectPersonalData(db(), customer.id)
+    const exported = JSON.parse(strFromU8(files['staff-notes.json'] as Uint8Array))
+    expect(exported).toEqual([{ note: 'Refund agreed on the phone.', by: 'Staff', created_at: expect.any(String) }])
+    expect(strFromU8(files['staff-notes.json'] as Uint8Array)).not.toContain(editor.email)
   })
 })

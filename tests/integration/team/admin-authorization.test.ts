@@ -56,6 +56,8 @@ const EXPECTED: Record<string, Access> = {
   'admin.customers.find': 'viewer',
   'admin.customers.startEmailChange': 'admin',
   'admin.customers.cancelEmailChange': 'admin',
+  'admin.customers.addNote': 'editor',
+  'admin.customers.deleteNote': 'editor',
   'admin.customers.suspend': 'admin',
   'admin.customers.liftSuspension': 'admin',
   'admin.support.markAnswered': 'editor',

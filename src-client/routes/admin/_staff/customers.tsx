@@ -2,12 +2,13 @@
 // orders, the courses held now, the service orders and the messages to support (decision 0155). The address is the
 // page's state, never its URL (components/admin/FindForm.tsx); the server checks the role. Admins also move a customer
 // who lost their mailbox to a new address (decision 0158), answer their privacy requests (decision 0159) and suspend
-// an account (decision 0160).
+// an account (decision 0160); staff keep notes about a customer (decision 0161).
 import { useQuery } from '@tanstack/react-query'
 import { createFileRoute, Link, useRouterState } from '@tanstack/react-router'
 import { type ReactNode, useEffect, useState } from 'react'
 import { AdminTable } from '#client/components/admin/AdminTable.tsx'
 import { CustomerEmailChange } from '#client/components/admin/CustomerEmailChange.tsx'
+import { CustomerNotes } from '#client/components/admin/CustomerNotes.tsx'
 import { CustomerPrivacy } from '#client/components/admin/CustomerPrivacy.tsx'
 import { CustomerSuspension } from '#client/components/admin/CustomerSuspension.tsx'
 import type { Customer } from '#client/components/admin/customer-page.ts'
@@ -126,6 +127,10 @@ function CustomerView({ customer }: { customer: Customer }) {
             {membership ? `${membership.planName}: ${membership.statusText}` : 'No plan'}
           </dd>
         </dl>
+      </Part>
+
+      <Part id="customer-notes" title={`Notes (${customer.notes.length})`}>
+        <CustomerNotes customer={customer} />
       </Part>
 
       <Part id="customer-suspension" title="Account status">
