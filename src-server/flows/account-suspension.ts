@@ -13,6 +13,7 @@ import { type DB, inTransaction } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { enqueueMail } from '../mail/outbox.ts'
 import { renewingSubscriptionsOf } from '../subscriptions/repository.ts'
+import { accountForStaffAction } from '../users/contact.ts'
 import { lift, suspend, suspensionOf } from '../users/suspension.ts'
 import type { MembershipDeps } from './membership.ts'
 import { endMembershipByStaff } from './staff-membership.ts'
@@ -37,11 +38,7 @@ export async function suspensionStatus(db: DB, userId: string) {
 }
 
 async function customerOf(db: DB, customerId: string) {
-  const customer = await db
-    .selectFrom('users')
-    .select(['id', 'email', 'role'])
-    .where('id', '=', customerId)
-    .executeTakeFirst()
+  const customer = await accountForStaffAction(db, customerId)
   if (!customer) throw new DomainError('not_found', SUSPENSION_MESSAGES.notFound)
   return customer
 }

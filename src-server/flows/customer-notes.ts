@@ -4,6 +4,7 @@ import { hasRole, type Role } from '../../src-shared/roles.ts'
 import { addNote, deleteNote, noteById, notesAbout } from '../contact/customer-notes.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
+import { accountForStaffAction } from '../users/contact.ts'
 
 export const CUSTOMER_NOTE_MESSAGES = {
   noCustomer: 'No such customer.',
@@ -22,7 +23,7 @@ export async function customerNotes(db: DB, customerId: string) {
 }
 
 export async function addCustomerNote(db: DB, staff: StaffMember, input: { customerId: string; body: string }) {
-  const customer = await db.selectFrom('users').select('id').where('id', '=', input.customerId).executeTakeFirst()
+  const customer = await accountForStaffAction(db, input.customerId)
   if (!customer) throw new DomainError('not_found', CUSTOMER_NOTE_MESSAGES.noCustomer)
   await addNote(db, { userId: customer.id, authorId: staff.id, body: input.body })
   return { notes: await customerNotes(db, customer.id) }

@@ -18,7 +18,7 @@ import { isUniqueViolation } from '../kernel/pg-errors.ts'
 import { enqueueMail } from '../mail/outbox.ts'
 import type { StripeApi } from '../payments/stripe.ts'
 import { stripeCustomersOf } from '../subscriptions/repository.ts'
-import { existingUserContact } from '../users/contact.ts'
+import { accountForStaffAction, existingUserContact } from '../users/contact.ts'
 import { findUserByEmail, normaliseEmail } from '../users/email.ts'
 import { endSessionsHeldToSso, schoolRequiringSsoOf } from './sso-hold.ts'
 
@@ -110,11 +110,7 @@ export async function customerEmailChangeStatus(db: DB, customer: { id: string; 
 }
 
 async function customerOf(db: DB, customerId: string) {
-  const customer = await db
-    .selectFrom('users')
-    .select(['id', 'email', 'role'])
-    .where('id', '=', customerId)
-    .executeTakeFirst()
+  const customer = await accountForStaffAction(db, customerId)
   if (!customer) throw new DomainError('not_found', STAFF_EMAIL_CHANGE_MESSAGES.notFound)
   return customer
 }

@@ -13,6 +13,11 @@ export async function existingUserContact(db: DB, userId: string) {
   return contact
 }
 
+/** The account staff act on from its customer page, by its id (with its role: staff accounts are refused), or null. */
+export function accountForStaffAction(db: DB, userId: string) {
+  return db.selectFrom('users').select(['id', 'email', 'role']).where('id', '=', userId).executeTakeFirst()
+}
+
 /**
  * The addresses and first names of those of these people who take this course's news by e-mail (a live session's
  * announcement to its holders); one who turned their courses' news off on their account page, or this course's

@@ -1,3 +1,6 @@
+import { TRPCError } from '@trpc/server'
+import { expect } from 'vitest'
+
 // What a call ended with, as one string a test can compare: 'OK', or the error's message (a procedure's refusal).
 export function messageOf(promise: Promise<unknown>): Promise<string> {
   return promise.then(
@@ -12,4 +15,14 @@ export function refusalOf(promise: Promise<unknown>): Promise<string> {
     () => 'OK',
     (error: Error & { code?: string }) => `${error.code ?? error.name}: ${error.message}`,
   )
+}
+
+/** The tRPC error a call was refused with (the test fails when it went through, or failed another way). */
+export async function trpcRefusal(promise: Promise<unknown>): Promise<TRPCError> {
+  const error = await promise.then(
+    () => null,
+    (caught: unknown) => caught,
+  )
+  expect(error).toBeInstanceOf(TRPCError)
+  return error as TRPCError
 }

@@ -2,7 +2,6 @@
 // no way in makes a new one (the password, the code step, a session made however), its API keys stop, the person is
 // mailed the reason, the audit log names the admin; lifting it lets the person back in. Staff accounts, lower roles, a
 // short reason and a second suspension are refused.
-import { TRPCError } from '@trpc/server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createPendingLogin } from '../../../src-server/auth/pending-login.ts'
 import { createSession, validateSessionToken } from '../../../src-server/auth/session.ts'
@@ -18,6 +17,7 @@ import { AUTH_MESSAGES } from '../../../src-shared/auth.ts'
 import { buyPlan, createCreator } from '../../support/creator-courses.ts'
 import { createTestDatabase } from '../../support/db.ts'
 import { callerAs, createSessionToken, createUser } from '../../support/factories.ts'
+import { trpcRefusal } from '../../support/outcome.ts'
 
 let database: DatabaseHandle
 const db = () => database.db
@@ -46,14 +46,7 @@ const visitor = () =>
 
 const admin = async () => callerAs(db(), await createUser(db(), { role: 'admin' }))
 
-async function refusal(promise: Promise<unknown>) {
-  const error = await promise.then(
-    () => null,
-    (caught: unknown) => caught,
-  )
-  expect(error).toBeInstanceOf(TRPCError)
-  return error as TRPCError
-}
+const refusal = trpcRefusal
 
 const sessionsOf = async (userId: string) =>
   (await db().selectFrom('sessions').select('id').where('user_id', '=', userId).execute()).length

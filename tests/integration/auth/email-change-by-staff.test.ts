@@ -2,7 +2,6 @@
 // database: an admin starts it from the customer page, the link still proves the new mailbox, the old address is told
 // at once and can stop it, each step is audited without an address; staff accounts, the same address, a taken address
 // and lower roles are refused with nothing mailed.
-import { TRPCError } from '@trpc/server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SECURITY_MAIL_KINDS } from '../../../src-server/auth/security-mails.ts'
 import { EMAIL_CHANGE_MESSAGES, STAFF_EMAIL_CHANGE_MESSAGES } from '../../../src-server/flows/email-change.ts'
@@ -10,6 +9,7 @@ import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
 import { latestMailTo } from '../../../src-server/mail/outbox.ts'
 import { createTestDatabase } from '../../support/db.ts'
 import { callerAs, createUser } from '../../support/factories.ts'
+import { trpcRefusal } from '../../support/outcome.ts'
 
 let database: DatabaseHandle
 const db = () => database.db
@@ -30,14 +30,7 @@ function tokenIn(text: string | undefined) {
   return token
 }
 
-async function refusal(promise: Promise<unknown>) {
-  const error = await promise.then(
-    () => null,
-    (caught: unknown) => caught,
-  )
-  expect(error).toBeInstanceOf(TRPCError)
-  return error as TRPCError
-}
+const refusal = trpcRefusal
 
 const auditOf = (customerId: string) =>
   db()

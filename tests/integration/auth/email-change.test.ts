@@ -17,6 +17,7 @@ import { createContextInner } from '../../../src-server/trpc/context.ts'
 import { createTestDatabase } from '../../support/db.ts'
 import { createSessionToken, createUser, type TestUser } from '../../support/factories.ts'
 import { type FakeStripe, startFakeStripe } from '../../support/fake-stripe.ts'
+import { trpcRefusal } from '../../support/outcome.ts'
 import { raceIt, whileHeld } from '../../support/race.ts'
 
 let database: DatabaseHandle
@@ -64,14 +65,7 @@ async function changeLinkTo(address: string) {
 const addressOf = async (user: { id: string }) =>
   db().selectFrom('users').select(['email', 'email_verified']).where('id', '=', user.id).executeTakeFirstOrThrow()
 
-async function refusal(promise: Promise<unknown>) {
-  const error = await promise.then(
-    () => null,
-    (caught: unknown) => caught,
-  )
-  expect(error).toBeInstanceOf(TRPCError)
-  return error as TRPCError
-}
+const refusal = trpcRefusal
 
 describe('moving an account to another e-mail address', () => {
   it('mails a link to the new address, moves the account only when it is opened, and tells the old address', async () => {
