@@ -8,7 +8,9 @@ import { hashPassword } from '../../src-server/auth/password.ts'
 import { createSession } from '../../src-server/auth/session.ts'
 import { toSessionUser } from '../../src-server/auth/session-user.ts'
 import type { SessionUser } from '../../src-server/auth/types.ts'
+import type { AppConfig } from '../../src-server/kernel/config.ts'
 import { createCaller } from '../../src-server/routers/_app.ts'
+import { createMemoryLimiter } from '../../src-server/security/rate-limit.ts'
 import { createContextInner } from '../../src-server/trpc/context.ts'
 import type { Role } from '../../src-shared/roles.ts'
 
@@ -57,6 +59,16 @@ export async function createUser(
 /** A session row for the user; `now`: the server's clock when a test moved it (TEST_CLOCK). */
 export async function createSessionToken(db: Kysely<Database>, userId: string, remember = true, now?: Date) {
   return createSession(db, userId, remember, now)
+}
+
+/**
+ * A browser that is not signed in, calling from `clientIp` with rate-limit counters of its own (a fresh memory limiter),
+ * under `config` (its public URL is the one mails link to).
+ */
+export function visitorCaller(db: Kysely<Database>, config: AppConfig, clientIp = '203.0.113.7') {
+  return createCaller(
+    createContextInner({ db, user: null, session: null, config, limiter: createMemoryLimiter(), clientIp }),
+  )
 }
 
 /** A tRPC caller acting as the given user (or a visitor when null), with a real session row. */

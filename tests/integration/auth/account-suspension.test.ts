@@ -10,13 +10,10 @@ import { authenticateApiKey } from '../../../src-server/flows/school-api-keys.ts
 import { defaultAppConfig } from '../../../src-server/kernel/config.ts'
 import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
 import { latestMailTo } from '../../../src-server/mail/outbox.ts'
-import { createCaller } from '../../../src-server/routers/_app.ts'
-import { createMemoryLimiter } from '../../../src-server/security/rate-limit.ts'
-import { createContextInner } from '../../../src-server/trpc/context.ts'
 import { AUTH_MESSAGES } from '../../../src-shared/auth.ts'
 import { buyPlan, createCreator } from '../../support/creator-courses.ts'
 import { createTestDatabase } from '../../support/db.ts'
-import { callerAs, createSessionToken, createUser } from '../../support/factories.ts'
+import { callerAs, createSessionToken, createUser, visitorCaller } from '../../support/factories.ts'
 import { trpcRefusal } from '../../support/outcome.ts'
 
 let database: DatabaseHandle
@@ -32,17 +29,7 @@ afterAll(async () => {
 })
 
 /** A browser that is not signed in, with its own rate-limit counters. */
-const visitor = () =>
-  createCaller(
-    createContextInner({
-      db: db(),
-      user: null,
-      session: null,
-      config,
-      limiter: createMemoryLimiter(),
-      clientIp: '203.0.113.7',
-    }),
-  )
+const visitor = () => visitorCaller(db(), config)
 
 const admin = async () => callerAs(db(), await createUser(db(), { role: 'admin' }))
 

@@ -10,7 +10,7 @@ import { createMemoryLimiter, RATE_RULES } from '../../../src-server/security/ra
 import { createContextInner } from '../../../src-server/trpc/context.ts'
 import { AUTH_MESSAGES } from '../../../src-shared/auth.ts'
 import { createTestDatabase } from '../../support/db.ts'
-import { callerAs, createUser } from '../../support/factories.ts'
+import { callerAs, createUser, visitorCaller } from '../../support/factories.ts'
 
 let database: DatabaseHandle
 const config = { ...defaultAppConfig, publicUrl: 'http://shop.test' }
@@ -24,16 +24,7 @@ afterAll(async () => {
 
 /** A visitor's caller with its own rate-limit counters (one per test, as one client). */
 function visitor(clientIp = '203.0.113.7') {
-  return createCaller(
-    createContextInner({
-      db: database.db,
-      user: null,
-      session: null,
-      config,
-      limiter: createMemoryLimiter(),
-      clientIp,
-    }),
-  )
+  return visitorCaller(database.db, config, clientIp)
 }
 
 async function zodMessages(promise: Promise<unknown>): Promise<string[]> {

@@ -15,7 +15,7 @@ import { createCaller } from '../../../src-server/routers/_app.ts'
 import { createMemoryLimiter } from '../../../src-server/security/rate-limit.ts'
 import { createContextInner } from '../../../src-server/trpc/context.ts'
 import { createTestDatabase } from '../../support/db.ts'
-import { createSessionToken, createUser, type TestUser } from '../../support/factories.ts'
+import { createSessionToken, createUser, type TestUser, visitorCaller } from '../../support/factories.ts'
 import { type FakeStripe, startFakeStripe } from '../../support/fake-stripe.ts'
 import { trpcRefusal } from '../../support/outcome.ts'
 import { raceIt, whileHeld } from '../../support/race.ts'
@@ -41,17 +41,7 @@ async function signedIn(user: TestUser) {
 }
 
 /** Whoever opens the mailed link: any browser, signed in or not. */
-const opener = () =>
-  createCaller(
-    createContextInner({
-      db: db(),
-      user: null,
-      session: null,
-      config,
-      limiter: createMemoryLimiter(),
-      clientIp: '198.51.100.4',
-    }),
-  )
+const opener = () => visitorCaller(db(), config, '198.51.100.4')
 
 const unique = () => Math.random().toString(36).slice(2, 8)
 
