@@ -8,6 +8,7 @@ import { contactMessage } from '../support/contact-messages.ts'
 import { buyPlan } from '../support/creator-courses.ts'
 import { createUser } from '../support/factories.ts'
 import { paidServiceOrder } from '../support/service-orders.ts'
+import { axeViolations } from './a11y.ts'
 import { expect, signInAs, test } from './fixtures.ts'
 import { mailedLink } from './mailed-link.ts'
 
@@ -186,6 +187,11 @@ test('an admin answers a customer’s privacy requests: a copy of their data, a 
   await search.getByLabel('Customer e-mail').press('Enter')
   const part = page.getByRole('region', { name: 'Privacy requests' })
   await expect(part.getByTestId('customer-export')).toContainText('None asked for.')
+  // Every part an admin sees (status, notes, address, privacy and the rest) passes axe, and fits a phone.
+  expect(await axeViolations(page), 'axe on the customer page as an admin').toEqual([])
+  await page.setViewportSize({ width: 390, height: 844 })
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+  await page.setViewportSize({ width: 1280, height: 800 })
 
   await part.getByRole('button', { name: 'Prepare a copy of their data' }).click()
   await expect(part.getByTestId('customer-export')).toContainText('being prepared; they are e-mailed when it is ready')
