@@ -31,6 +31,7 @@ export const AUDIT_ACTION_LABELS = {
   'customer.viewed': 'Looked up a customer',
   'customer.suspended': 'Suspended a customer’s account',
   'customer.unsuspended': 'Lifted a customer’s suspension',
+  'customer.signed_out': 'Signed a customer out on every device',
   'customer.email_change_started': 'Started moving a customer to another e-mail address',
   'customer.email_change_cancelled': 'Cancelled a customer’s move to another e-mail address',
   'mail.resend': 'Resent a mail',

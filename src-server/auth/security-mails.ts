@@ -12,6 +12,7 @@ export const SECURITY_MAIL_KINDS = {
   passwordChanged: 'security-password-changed',
   emailChanged: 'security-email-changed',
   emailChangeStarted: 'security-email-change-started',
+  signedOutByStaff: 'security-signed-out-by-staff',
 } as const
 
 const NOT_YOU = (publicUrl: string) =>
@@ -59,6 +60,21 @@ export function queueRecoveryCodeUsedNotice(db: DB, userId: string, left: number
     '',
     NOT_YOU(publicUrl),
   ])
+}
+
+/** Support signed the account out on every device (decision 0162), at a request made to them. */
+export function queueSignedOutByStaffNotice(db: DB, userId: string, publicUrl: string) {
+  return mailUser(
+    db,
+    userId,
+    SECURITY_MAIL_KINDS.signedOutByStaff,
+    'Your SkillForge account was signed out everywhere',
+    [
+      'At a request made to our support team, your SkillForge account was just signed out on every device. Sign in again to go on.',
+      '',
+      NOT_YOU(publicUrl),
+    ],
+  )
 }
 
 export function queuePasswordChangedNotice(db: DB, userId: string, publicUrl: string) {

@@ -4,10 +4,7 @@
 // more). What it bought stays (a refund is its own decision, on its order). The person is told why, and when it is
 // lifted.
 import { type Actor, record } from '../audit/repository.ts'
-import { endHandoffsOf } from '../auth/handoffs.ts'
-import { endPendingLoginsOf } from '../auth/pending-login.ts'
-import { invalidateUserSessions } from '../auth/session.ts'
-import { lockAccountAgainstSignIns } from '../auth/sign-in-lock.ts'
+import { endAllSignIns } from '../auth/end-sign-ins.ts'
 import * as clock from '../kernel/clock.ts'
 import { type DB, inTransaction } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
@@ -58,14 +55,11 @@ export async function suspendCustomer(
   const customer = await customerOf(db, input.customerId)
   if (customer.role !== 'customer') throw new DomainError('forbidden', SUSPENSION_MESSAGES.staffAccount)
   await inTransaction(db, async (trx) => {
-    await lockAccountAgainstSignIns(trx, customer.id)
     const reason = input.reason.trim()
     if (!(await suspend(trx, customer.id, { staffId: staff.id, reason, at: clock.now() }))) {
       throw new DomainError('conflict', SUSPENSION_MESSAGES.already)
     }
-    await invalidateUserSessions(trx, customer.id)
-    await endPendingLoginsOf(trx, customer.id)
-    await endHandoffsOf(trx, customer.id)
+    await endAllSignIns(trx, customer.id)
     await record(trx, staff, 'customer.suspended', { type: 'user', id: customer.id })
     await enqueueMail(trx, {
       kind: SUSPENSION_MAIL_KINDS.suspended,

@@ -17,6 +17,7 @@ import { deletionStatus } from './account-deletion.ts'
 import { suspensionStatus } from './account-suspension.ts'
 import { customerNotes } from './customer-notes.ts'
 import { customerEmailChangeStatus } from './email-change.ts'
+import { signInsOf } from './staff-sign-out.ts'
 
 /** The newest messages of each kind shown (open, answered); the support inbox's Find lists the rest. */
 const MESSAGES_SHOWN = 10
@@ -31,7 +32,7 @@ export async function customerOverview(db: DB, staff: Actor, email: string) {
   await record(db, staff, 'customer.viewed', { type: 'user', id: account.id })
   const inbox = (status: 'open' | 'answered') =>
     listSupportInbox(db, { status, page: 1, pageSize: MESSAGES_SHOWN, sender: email })
-  const [membership, orders, courses, serviceOrders, open, answered, emailChange, privacy, suspension, notes] =
+  const [membership, orders, courses, serviceOrders, open, answered, emailChange, privacy, suspension, notes, signIns] =
     await Promise.all([
       membershipOf(db, account.id),
       listOrdersForUser(db, account.id),
@@ -43,6 +44,7 @@ export async function customerOverview(db: DB, staff: Actor, email: string) {
       privacyRequestsOf(db, account.id),
       suspensionStatus(db, account.id),
       customerNotes(db, account.id),
+      signInsOf(db, account.id),
     ])
   return {
     account: {
@@ -58,6 +60,8 @@ export async function customerOverview(db: DB, staff: Actor, email: string) {
     privacy,
     /** Since when and why staff suspended the account (decision 0160), or null. */
     suspension,
+    /** On how many devices the account is signed in now, and its latest activity (decision 0162). */
+    signIns,
     /** Staff's notes about the customer, newest first (decision 0161). */
     notes,
     membership: membership ? { planName: membership.planName, statusText: membership.statusText } : null,

@@ -94,6 +94,7 @@ const STAFF_ACTION_WORDS: Partial<Record<AuditAction, string>> = {
     'Looked up your account on the staff customer page (account, plan, orders, courses, service orders, messages)',
   'customer.suspended': 'Suspended your account',
   'customer.unsuspended': 'Lifted the suspension of your account',
+  'customer.signed_out': 'Signed your account out on every device, at your request',
   'customer.email_change_started': 'Sent a link to move your account to another e-mail address, at your request',
   'customer.email_change_cancelled': 'Cancelled the link that would have moved your account to another e-mail address',
   'privacy.export_requested': 'Asked for a copy of your data for you',

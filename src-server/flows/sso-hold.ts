@@ -2,10 +2,8 @@
 // other way in gives, and ending the sessions such an account made another way — when the owner switches it on, a
 // domain is proven, or someone joins the team already held (decision 0144). Its own module: the team's flows (joining)
 // and the SSO settings' flows both need it, and school-sso.ts already needs the team's.
-import { endHandoffsOf } from '../auth/handoffs.ts'
-import { endPendingLoginsOf } from '../auth/pending-login.ts'
-import { invalidateUserSessions } from '../auth/session.ts'
-import { lockAccountAgainstSignIns, lockAccountForSignIn } from '../auth/sign-in-lock.ts'
+import { endAllSignIns } from '../auth/end-sign-ins.ts'
+import { lockAccountForSignIn } from '../auth/sign-in-lock.ts'
 import { schoolSsoSettings, schoolsRequiringSsoFor } from '../creators/school-sso.ts'
 import { schoolMembers } from '../creators/school-team.ts'
 import { schoolById } from '../creators/schools.ts'
@@ -146,10 +144,7 @@ export async function endSessionsHeldToSso(
     if (!(await holdsToSso(db, school, member.id, member.email))) continue
     // A sign-in under way (signInUnlessHeld) finishes first, and its session is ended here; the next waits for the
     // commit and is refused.
-    await lockAccountAgainstSignIns(db, member.id)
-    await invalidateUserSessions(db, member.id)
-    await endPendingLoginsOf(db, member.id)
-    await endHandoffsOf(db, member.id)
+    await endAllSignIns(db, member.id)
     ended.push(member.id)
   }
   return ended

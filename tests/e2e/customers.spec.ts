@@ -2,7 +2,8 @@
 // shows their account, plan, service order (which opens) and messages; an unknown address says so; the address never
 // goes in a request URL; on a 390 px phone nothing scrolls sideways; an admin reads the look-up in the audit log. An
 // admin moves a customer who lost their mailbox to a new address (decision 0158) and answers their privacy requests
-// (decision 0159), suspends an account (0160); an editor keeps notes about a customer (0161).
+// (decision 0159), signs a customer out everywhere (0162) or suspends an account (0160); an editor keeps notes about a
+// customer (0161).
 
 import { contactMessage } from '../support/contact-messages.ts'
 import { buyPlan } from '../support/creator-courses.ts'
@@ -235,6 +236,15 @@ test('an admin suspends an account with a reason: its browser is signed out and 
   await search.getByLabel('Customer e-mail').press('Enter')
   const part = page.getByRole('region', { name: 'Account status' })
   await expect(part).toContainText('Active: they can sign in.')
+  // First the lighter step (decision 0162): signed out on every device, they can sign in again.
+  await expect(part.getByTestId('customer-sign-ins')).toContainText('Signed in on one device')
+  await part.getByRole('button', { name: 'Sign out everywhere' }).click()
+  await expect(part.getByTestId('customer-sign-ins')).toHaveText('Not signed in anywhere now.')
+  await expect(part.getByRole('button', { name: 'Sign out everywhere' })).toHaveCount(0)
+  await theirs.goto(`${baseURL}/account`)
+  await expect(theirs).toHaveURL(/\/login/)
+  await signInAs(theirs, baseURL!, db, customer)
+
   await part.getByRole('button', { name: 'Suspend account' }).click()
   const dialog = page.getByRole('dialog', { name: 'Suspend this account?' })
   const reason = dialog.getByLabel('Reason (sent to the customer)')

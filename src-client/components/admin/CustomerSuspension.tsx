@@ -1,6 +1,7 @@
-// The customer page's Account status part (decision 0160): whether the account is suspended, since when and why, for
-// every role; admins suspend it (the reason is mailed to the customer, so the dialog asks for it and says so) or lift
-// the suspension. The server checks the role, the account and the reason.
+// The customer page's Account status part (decision 0160): whether the account is suspended, since when and why, and
+// where it is signed in now (decision 0162), for every role; admins suspend it (the reason is mailed to the customer,
+// so the dialog asks for it and says so), lift the suspension, or sign the customer out on every device (an account
+// someone else got into). The server checks the role, the account and the reason.
 import { useMutation } from '@tanstack/react-query'
 import { useState } from 'react'
 import { ConfirmDialog } from '#client/components/admin/ConfirmDialog.tsx'
@@ -20,7 +21,7 @@ const text = css({ fontSize: 'sm' })
 export function CustomerSuspension({ customer }: { customer: Customer }) {
   const { can } = useStaff()
   const trpc = useTRPC()
-  const { account, suspension } = customer
+  const { account, suspension, signIns } = customer
   const [asking, setAsking] = useState(false)
   const [reason, setReason] = useState('')
   const [reasonError, setReasonError] = useState<string>()
@@ -35,7 +36,8 @@ export function CustomerSuspension({ customer }: { customer: Customer }) {
     trpc.admin.customers.suspend.mutationOptions({
       onSuccess: (result) => {
         close()
-        show(result.suspension)
+        // Its sessions ended with it.
+        showChange((old) => ({ ...old, suspension: result.suspension, signIns: { devices: 0, lastActiveAt: null } }))
         notify('success', 'Account suspended', result.message)
       },
       onError: (error) => {
@@ -44,6 +46,15 @@ export function CustomerSuspension({ customer }: { customer: Customer }) {
         close()
         notifyError(error, 'Could not suspend the account')
       },
+    }),
+  )
+  const signOut = useMutation(
+    trpc.admin.customers.signOutEverywhere.mutationOptions({
+      onSuccess: (result) => {
+        showChange((old) => ({ ...old, signIns: result.signIns }))
+        notify('success', 'Signed out everywhere', result.message)
+      },
+      onError: (error) => notifyError(error, 'Could not sign the customer out'),
     }),
   )
   const lift = useMutation(
@@ -82,11 +93,33 @@ export function CustomerSuspension({ customer }: { customer: Customer }) {
         </>
       ) : (
         <>
-          <p className={text}>Active: they can sign in.</p>
+          <p className={text}>
+            Active: they can sign in.{' '}
+            <span data-testid="customer-sign-ins">
+              {signIns.devices === 0
+                ? 'Not signed in anywhere now.'
+                : `Signed in on ${signIns.devices === 1 ? 'one device' : `${signIns.devices} devices`}, last active ${formatDate(signIns.lastActiveAt ?? '', 'mediumTime')}.`}
+            </span>
+          </p>
           {can('admin') && account.role === 'customer' ? (
-            <button type="button" className={button({ variant: 'danger', size: 'sm' })} onClick={() => setAsking(true)}>
-              Suspend account
-            </button>
+            <div className={css({ display: 'flex', flexWrap: 'wrap', gap: '2' })}>
+              {signIns.devices > 0 ? (
+                <button
+                  type="button"
+                  className={button({ variant: 'outline', size: 'sm' })}
+                  {...whilePending(signOut.isPending, 'onClick', () => signOut.mutate({ customerId: account.id }))}
+                >
+                  {signOut.isPending ? 'Signing out…' : 'Sign out everywhere'}
+                </button>
+              ) : null}
+              <button
+                type="button"
+                className={button({ variant: 'danger', size: 'sm' })}
+                onClick={() => setAsking(true)}
+              >
+                Suspend account
+              </button>
+            </div>
           ) : null}
         </>
       )}

@@ -1,7 +1,7 @@
 // /admin/customers: one customer's account, plan, orders, courses, service orders and messages, for every staff role
 // (each of those is already theirs to read on its own page), each look-up audited. The address goes as a POST
 // (decision 0155). Admins can start moving a customer to another address, or end that move (decision 0158), and
-// suspend an account or lift its suspension (decision 0160). Editors write notes about a customer (decision 0161).
+// suspend an account or lift its suspension (decision 0160), and sign a customer out everywhere (decision 0162). Editors write notes about a customer (decision 0161).
 import {
   customerEmailChangeInput,
   customerIdInput,
@@ -14,6 +14,7 @@ import { liftSuspension, suspendCustomer } from '../../flows/account-suspension.
 import { addCustomerNote, deleteCustomerNote } from '../../flows/customer-notes.ts'
 import { customerOverview } from '../../flows/customer-overview.ts'
 import { cancelEmailChangeForCustomer, startEmailChangeForCustomer } from '../../flows/email-change.ts'
+import { signOutCustomerEverywhere } from '../../flows/staff-sign-out.ts'
 import { router, staffProcedure } from '../../trpc/init.ts'
 import { actorOf } from './actor.ts'
 
@@ -38,6 +39,11 @@ export const adminCustomersRouter = router({
     .mutation(({ ctx, input }) =>
       // The member's mail links to the platform's site, as staff's mails do (not the host staff came on).
       suspendCustomer({ db: ctx.db, stripe: ctx.stripe, publicUrl: ctx.config.publicUrl }, actorOf(ctx.user), input),
+    ),
+  signOutEverywhere: staffProcedure('admin')
+    .input(customerIdInput)
+    .mutation(({ ctx, input }) =>
+      signOutCustomerEverywhere(ctx.db, actorOf(ctx.user), input.customerId, ctx.config.publicUrl),
     ),
   liftSuspension: staffProcedure('admin')
     .input(customerIdInput)

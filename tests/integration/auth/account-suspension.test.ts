@@ -1,12 +1,14 @@
-// Staff suspend an account (decision 0160), through the routers on a real database: its sessions end and open nothing,
+// Staff suspend an account (decision 0160) or sign it out everywhere (decision 0162), through the routers on a real database: its sessions end and open nothing,
 // no way in makes a new one (the password, the code step, a session made however), its API keys stop, the person is
 // mailed the reason, the audit log names the admin; lifting it lets the person back in. Staff accounts, lower roles, a
 // short reason and a second suspension are refused.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createPendingLogin } from '../../../src-server/auth/pending-login.ts'
+import { SECURITY_MAIL_KINDS } from '../../../src-server/auth/security-mails.ts'
 import { createSession, validateSessionToken } from '../../../src-server/auth/session.ts'
 import { SUSPENSION_MAIL_KINDS, SUSPENSION_MESSAGES } from '../../../src-server/flows/account-suspension.ts'
 import { authenticateApiKey } from '../../../src-server/flows/school-api-keys.ts'
+import { STAFF_SIGN_OUT_MESSAGES } from '../../../src-server/flows/staff-sign-out.ts'
 import { defaultAppConfig } from '../../../src-server/kernel/config.ts'
 import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
 import { latestMailTo } from '../../../src-server/mail/outbox.ts'
@@ -154,5 +156,47 @@ describe('suspending an account', () => {
     const twice = await refusal(admins.admin.customers.suspend({ customerId: customer.id, reason: REASON }))
     expect(twice.code).toBe('CONFLICT')
     expect(twice.message).toBe(SUSPENSION_MESSAGES.already)
+  })
+})
+
+describe('signing a customer out everywhere (decision 0162)', () => {
+  it('ends their sessions and waiting log-ins, tells them, and lets them sign in again at once', async () => {
+    const customer = await createUser(db(), { password: 'their-pass-1!' })
+    const phone = await createSessionToken(db(), customer.id)
+    await createSessionToken(db(), customer.id)
+    await createPendingLogin(db(), customer.id, false)
+    const admins = await admin()
+    expect((await admins.admin.customers.find({ customer: customer.email }))?.signIns.devices).toBe(2)
+
+    const done = await admins.admin.customers.signOutEverywhere({ customerId: customer.id })
+    expect(done).toEqual({ message: STAFF_SIGN_OUT_MESSAGES.done, signIns: { devices: 0, lastActiveAt: null } })
+    expect(await validateSessionToken(db(), phone.token)).toBeNull()
+    expect(await sessionsOf(customer.id)).toBe(0)
+    expect(await pendingLoginsOf(customer.id)).toBe(0)
+    const notice = await latestMailTo(db(), customer.email, SECURITY_MAIL_KINDS.signedOutByStaff)
+    expect(notice?.text_body).toContain('signed out on every device')
+    const audited = await db()
+      .selectFrom('audit_log')
+      .select('action')
+      .where('entity_id', '=', customer.id)
+      .where('action', '=', 'customer.signed_out')
+      .execute()
+    expect(audited).toHaveLength(1)
+
+    await visitor().auth.login({ email: customer.email, password: 'their-pass-1!', remember: false })
+    expect(await sessionsOf(customer.id)).toBe(1)
+  })
+
+  it('refuses a staff account and roles below admin', async () => {
+    const colleague = await createUser(db(), { role: 'viewer' })
+    const session = await createSessionToken(db(), colleague.id)
+    const staff = await refusal((await admin()).admin.customers.signOutEverywhere({ customerId: colleague.id }))
+    expect(staff.message).toBe(STAFF_SIGN_OUT_MESSAGES.staffAccount)
+    const editors = await callerAs(db(), await createUser(db(), { role: 'editor' }))
+    const customer = await createUser(db())
+    expect((await refusal(editors.admin.customers.signOutEverywhere({ customerId: customer.id }))).code).toBe(
+      'FORBIDDEN',
+    )
+    expect(await validateSessionToken(db(), session.token)).not.toBeNull()
   })
 })

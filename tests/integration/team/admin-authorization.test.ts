@@ -60,6 +60,7 @@ const EXPECTED: Record<string, Access> = {
   'admin.customers.deleteNote': 'editor',
   'admin.customers.suspend': 'admin',
   'admin.customers.liftSuspension': 'admin',
+  'admin.customers.signOutEverywhere': 'admin',
   'admin.support.markAnswered': 'editor',
   'admin.support.reply': 'editor',
   'admin.support.replies': 'viewer',
