@@ -42,6 +42,17 @@ export async function listSessions(
     .sort((a, b) => Number(b.current) - Number(a.current))
 }
 
+/** How many unexpired sessions the user has, and the latest activity among them (null without any). */
+export async function sessionSummary(db: DB, userId: string, now = clock.now()) {
+  const row = await db
+    .selectFrom('sessions')
+    .select(({ fn }) => [fn.countAll<number>().as('count'), fn.max('last_seen_at').as('lastSeenAt')])
+    .where('user_id', '=', userId)
+    .where('expires_at', '>', now)
+    .executeTakeFirstOrThrow()
+  return { count: Number(row.count), lastSeenAt: row.lastSeenAt ? new Date(row.lastSeenAt) : null }
+}
+
 /** Ends one of the user's sessions; false when the user has no session with that id. */
 export async function endOwnSession(db: DB, userId: string, sessionId: string): Promise<boolean> {
   const result = await db

@@ -18,7 +18,6 @@ import { endMembershipByStaff } from './staff-membership.ts'
 export const SUSPENSION_MAIL_KINDS = { suspended: 'account-suspended', lifted: 'account-reinstated' } as const
 
 export const SUSPENSION_MESSAGES = {
-  notFound: 'No such customer.',
   staffAccount: 'This is a member of the staff team: remove them from the team first (Users).',
   already: 'This account is already suspended.',
   notSuspended: 'This account is not suspended.',
@@ -34,12 +33,6 @@ export async function suspensionStatus(db: DB, userId: string) {
   return suspension ? { since: suspension.since.toISOString(), reason: suspension.reason } : null
 }
 
-async function customerOf(db: DB, customerId: string) {
-  const customer = await accountForStaffAction(db, customerId)
-  if (!customer) throw new DomainError('not_found', SUSPENSION_MESSAGES.notFound)
-  return customer
-}
-
 /**
  * Suspends a customer's account: in one transaction, under the account's sign-in lock (a sign-in under way finishes
  * first, and its session ends here; the next sees the suspension), the sessions, half-finished log-ins and school
@@ -52,8 +45,7 @@ export async function suspendCustomer(
   input: { customerId: string; reason: string },
 ) {
   const { db, publicUrl } = deps
-  const customer = await customerOf(db, input.customerId)
-  if (customer.role !== 'customer') throw new DomainError('forbidden', SUSPENSION_MESSAGES.staffAccount)
+  const customer = await accountForStaffAction(db, input.customerId, SUSPENSION_MESSAGES.staffAccount)
   await inTransaction(db, async (trx) => {
     const reason = input.reason.trim()
     if (!(await suspend(trx, customer.id, { staffId: staff.id, reason, at: clock.now() }))) {
@@ -109,7 +101,7 @@ async function stopRenewals(deps: MembershipDeps & { publicUrl: string }, staff:
 
 /** Lifts a suspension: the person can sign in again, and is told so. */
 export async function liftSuspension(db: DB, staff: Actor, customerId: string, publicUrl: string) {
-  const customer = await customerOf(db, customerId)
+  const customer = await accountForStaffAction(db, customerId)
   await inTransaction(db, async (trx) => {
     if (!(await lift(trx, customer.id))) throw new DomainError('conflict', SUSPENSION_MESSAGES.notSuspended)
     await record(trx, staff, 'customer.unsuspended', { type: 'user', id: customer.id })

@@ -80,7 +80,6 @@ export async function requestEmailChange(db: DB, userId: string, newEmail: strin
 }
 
 export const STAFF_EMAIL_CHANGE_MESSAGES = {
-  notFound: 'No such customer.',
   staffAccount:
     'This is a member of the staff team: they change their address themselves, on their own account page, with their own proof.',
   sameAddress: 'That is already the customer’s address.',
@@ -109,12 +108,6 @@ export async function customerEmailChangeStatus(db: DB, customer: { id: string; 
   }
 }
 
-async function customerOf(db: DB, customerId: string) {
-  const customer = await accountForStaffAction(db, customerId)
-  if (!customer) throw new DomainError('not_found', STAFF_EMAIL_CHANGE_MESSAGES.notFound)
-  return customer
-}
-
 /**
  * Support starts the move for a customer who lost their old mailbox (and so cannot ask on My Account with a proof):
  * staff vouch for who is asking, the link still proves the new mailbox, and the old address is told at once, so a
@@ -128,7 +121,7 @@ export async function startEmailChangeForCustomer(
   publicUrl: string,
 ) {
   const address = input.newEmail.trim()
-  const customer = await customerOf(db, input.customerId)
+  const customer = await accountForStaffAction(db, input.customerId)
   const refusal = await staffEmailChangeRefusal(db, customer)
   if (refusal) throw new DomainError('forbidden', refusal)
   if (normaliseEmail(address) === normaliseEmail(customer.email)) {
@@ -152,7 +145,7 @@ export async function startEmailChangeForCustomer(
 
 /** Support ends the link waiting at the new address (a mistyped address, a caller who was not the customer). */
 export async function cancelEmailChangeForCustomer(db: DB, staff: Actor, customerId: string) {
-  const customer = await customerOf(db, customerId)
+  const customer = await accountForStaffAction(db, customerId)
   await inTransaction(db, async (trx) => {
     if (!(await pendingEmailChange(trx, customer.id))) {
       throw new DomainError('conflict', STAFF_EMAIL_CHANGE_MESSAGES.nothingWaiting)

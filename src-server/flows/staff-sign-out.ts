@@ -4,28 +4,24 @@
 import { type Actor, record } from '../audit/repository.ts'
 import { endAllSignIns } from '../auth/end-sign-ins.ts'
 import { queueSignedOutByStaffNotice } from '../auth/security-mails.ts'
-import { listSessions } from '../auth/session-list.ts'
+import { sessionSummary } from '../auth/session-list.ts'
 import { type DB, inTransaction } from '../kernel/db.ts'
-import { DomainError } from '../kernel/errors.ts'
 import { accountForStaffAction } from '../users/contact.ts'
 
 export const STAFF_SIGN_OUT_MESSAGES = {
-  notFound: 'No such customer.',
   staffAccount: 'This is a member of the staff team: they end their sessions on their own security page.',
   done: 'The customer is signed out on every device, and was told by e-mail.',
 } as const
 
 /** Where the account is signed in now, as the customer page shows it: how many devices, and the latest activity. */
 export async function signInsOf(db: DB, userId: string) {
-  const sessions = await listSessions(db, userId, '')
-  return { devices: sessions.length, lastActiveAt: sessions[0]?.lastActiveAt.toISOString() ?? null }
+  const sessions = await sessionSummary(db, userId)
+  return { devices: sessions.count, lastActiveAt: sessions.lastSeenAt?.toISOString() ?? null }
 }
 
 /** Ends the customer's sessions, half-finished log-ins and hand-off codes; audited; the customer is told. */
 export async function signOutCustomerEverywhere(db: DB, staff: Actor, customerId: string, publicUrl: string) {
-  const customer = await accountForStaffAction(db, customerId)
-  if (!customer) throw new DomainError('not_found', STAFF_SIGN_OUT_MESSAGES.notFound)
-  if (customer.role !== 'customer') throw new DomainError('forbidden', STAFF_SIGN_OUT_MESSAGES.staffAccount)
+  const customer = await accountForStaffAction(db, customerId, STAFF_SIGN_OUT_MESSAGES.staffAccount)
   await inTransaction(db, async (trx) => {
     await endAllSignIns(trx, customer.id)
     await record(trx, staff, 'customer.signed_out', { type: 'user', id: customer.id })

@@ -1,6 +1,7 @@
 // Whom a mail or a document is about: a person's address and names, read by their id (receipts, invoices, refunds,
 // gifts, chat transcripts, statements, live session invitations, the course review queue).
 import type { DB } from '../kernel/db.ts'
+import { DomainError } from '../kernel/errors.ts'
 
 export function userContact(db: DB, userId: string) {
   return db.selectFrom('users').select(['email', 'first_name', 'last_name']).where('id', '=', userId).executeTakeFirst()
@@ -13,9 +14,19 @@ export async function existingUserContact(db: DB, userId: string) {
   return contact
 }
 
-/** The account staff act on from its customer page, by its id (with its role: staff accounts are refused), or null. */
-export function accountForStaffAction(db: DB, userId: string) {
-  return db.selectFrom('users').select(['id', 'email', 'role']).where('id', '=', userId).executeTakeFirst()
+/**
+ * The account staff act on from its customer page, by its id: 404 when there is none, and with `staffRefusal` a 403
+ * saying it for a staff account (an action that could take over or lock out a colleague is not support's to take).
+ */
+export async function accountForStaffAction(db: DB, userId: string, staffRefusal?: string) {
+  const account = await db
+    .selectFrom('users')
+    .select(['id', 'email', 'role'])
+    .where('id', '=', userId)
+    .executeTakeFirst()
+  if (!account) throw new DomainError('not_found', 'No such customer.')
+  if (staffRefusal && account.role !== 'customer') throw new DomainError('forbidden', staffRefusal)
+  return account
 }
 
 /**
