@@ -1831,6 +1831,11 @@ export interface GiftsTable {
    * and the giver was told. Cleared by a resend to another address.
    */
   recipient_owned_at: Date | null
+  /**
+   * The account whose verified address `recipient_email` was when it moved to another address (decision 0163): the
+   * gift waits for that account and is mailed to its address now. Cleared when the giver sends it to another address.
+   */
+  recipient_account_id: string | null
   created_at: CreatedAt
   updated_at: UpdatedAt
 }

@@ -121,6 +121,8 @@ import * as m0106_0200 from './2027_01_06_0200_stripe_email_due.ts'
 import * as m0106_0300 from './2027_01_06_0300_course_news_mutes.ts'
 import * as m0107_0000 from './2027_01_07_0000_account_suspensions.ts'
 import * as m0107_0100 from './2027_01_07_0100_customer_notes.ts'
+import * as m0108_0000 from './2027_01_08_0000_gifts_follow_a_moved_account.ts'
+import * as m0108_0100 from './2027_01_08_0100_suspended_accounts_index.ts'
 
 export const migrations: Record<string, Migration> = {
   '2026_11_22_0900_catalog': m0900,
@@ -244,4 +246,6 @@ export const migrations: Record<string, Migration> = {
   '2027_01_06_0300_course_news_mutes': m0106_0300,
   '2027_01_07_0000_account_suspensions': m0107_0000,
   '2027_01_07_0100_customer_notes': m0107_0100,
+  '2027_01_08_0000_gifts_follow_a_moved_account': m0108_0000,
+  '2027_01_08_0100_suspended_accounts_index': m0108_0100,
 }

@@ -163,10 +163,16 @@ export const payoutKey = (payout: { creatorId: string; month: string; currency: 
  * claim succeeds for one worker. The claim also gives the try its transfer's idempotency key (decision 0127): the key
  * the payout keeps, if its last try may have made a transfer Stripe would answer for under it (no answer, or a crashed
  * 'sending'), else a new one ending in the try's number. A key Stripe answered with a refusal or a server error is
- * spent (`markPayoutNotPaid`): Stripe keeps that answer under it for 24 hours and would give it back untried.
+ * spent (`markPayoutNotPaid`): Stripe keeps that answer under it for 24 hours and would give it back untried. The
+ * payouts of `held` creators are not claimed.
  */
-export async function claimPayouts(db: DB, now: Date, maxAttempts: number): Promise<ClaimedPayout[]> {
-  const rows = await db
+export async function claimPayouts(
+  db: DB,
+  now: Date,
+  maxAttempts: number,
+  held: ReadonlySet<string> = new Set(),
+): Promise<ClaimedPayout[]> {
+  let claim = db
     .updateTable('creator_payouts')
     .set((eb) => ({
       status: 'sending',
@@ -184,6 +190,9 @@ export async function claimPayouts(db: DB, now: Date, maxAttempts: number): Prom
         eb.and([eb('status', '=', 'sending'), eb('claimed_at', '<', new Date(now.getTime() - STALE_SENDING_MS))]),
       ]),
     )
+  // Held creators' payouts wait as they are (pending, failed, unconfirmed) for a run after the hold ends.
+  if (held.size > 0) claim = claim.where('creator_id', 'not in', [...held])
+  const rows = await claim
     .returning([
       'id',
       'creator_id',

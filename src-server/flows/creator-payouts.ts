@@ -32,6 +32,7 @@ import { type Applied, ignored, PROCESSED } from '../payments/event-outcome.ts'
 import { type StripeApi, stripeAnsweredServerError, stripeRefused } from '../payments/stripe.ts'
 import type { EventOf } from '../payments/stripe-event.ts'
 import type { StripeConnectedAccount } from '../payments/stripe-schemas.ts'
+import { suspendedAccountIds } from '../users/suspension.ts'
 
 /** Payouts of at least this much per currency (50.00); smaller balances wait for the next month. */
 export const DEFAULT_PAYOUT_THRESHOLD_MINOR = 5000
@@ -145,6 +146,8 @@ export interface PayoutRun {
   /** No answer from Stripe (or a server error): the transfer may exist, so the payout stays claimed to be looked up. */
   unconfirmed: number
   paused: boolean
+  /** Creators with a balance to pay whose account is suspended (decision 0164): nothing opened or sent to them. */
+  held: number
 }
 
 /**
@@ -158,11 +161,16 @@ export async function runPayouts(
 ): Promise<PayoutRun> {
   const now = options.now ?? clock.now()
   if (await payoutsPaused(db)) {
-    return { opened: 0, lowered: 0, withdrawn: 0, paid: 0, failed: 0, unconfirmed: 0, paused: true }
+    return { opened: 0, lowered: 0, withdrawn: 0, paid: 0, failed: 0, unconfirmed: 0, paused: true, held: 0 }
   }
   const api = stripeOf(stripe).connect
+  // A suspended account is paid nothing while it lasts: its balance stays in the ledger and the first run after the
+  // suspension is lifted pays it (decision 0164). Staff suspend a fraudster before the money leaves.
+  const suspended = await suspendedAccountIds(db)
   const balances = await payoutBalances(db, PAYOUT_MAX_ATTEMPTS)
-  const candidates = payable(balances, options.thresholdMinor ?? DEFAULT_PAYOUT_THRESHOLD_MINOR)
+  const due = payable(balances, options.thresholdMinor ?? DEFAULT_PAYOUT_THRESHOLD_MINOR)
+  const candidates = due.filter((candidate) => !suspended.has(candidate.creatorId))
+  const held = new Set(due.filter((candidate) => suspended.has(candidate.creatorId)).map((c) => c.creatorId))
   for (const candidate of candidates) await openPayout(db, candidate, options.month)
   // Claimed beyond the balance: the payouts not yet made give up the difference before anything is sent.
   let lowered = 0
@@ -175,7 +183,7 @@ export async function runPayouts(
   let paid = 0
   let failed = 0
   let unconfirmed = 0
-  for (const payout of await claimPayouts(db, now, PAYOUT_MAX_ATTEMPTS)) {
+  for (const payout of await claimPayouts(db, now, PAYOUT_MAX_ATTEMPTS, suspended)) {
     const transferGroup = `payout-${payout.month}`
     // Only Stripe refusing the create proves there is no transfer: the lookup before it found none, and a refused call
     // made nothing. Anything else (no answer, a server error, a failed lookup, the ledger write failing after the
@@ -218,7 +226,7 @@ export async function runPayouts(
       else unconfirmed++
     }
   }
-  return { opened: candidates.length, lowered, withdrawn, paid, failed, unconfirmed, paused: false }
+  return { opened: candidates.length, lowered, withdrawn, paid, failed, unconfirmed, paused: false, held: held.size }
 }
 
 /** The payout month a run on `at` pays: the month before (balances released by its end). */

@@ -4,6 +4,7 @@
 // new address already has an account (that address gets a mail saying so instead of a link).
 import { type Actor, record } from '../audit/repository.ts'
 import { emailChangeByStaffMail, emailChangeMail, emailChangeTakenMail } from '../auth/mails.ts'
+import { loadMe } from '../auth/me.ts'
 import { emailChangedNotice, emailChangeStartedNotice } from '../auth/security-mails.ts'
 import {
   consumeEmailChangeToken,
@@ -17,6 +18,7 @@ import { DomainError } from '../kernel/errors.ts'
 import { isUniqueViolation } from '../kernel/pg-errors.ts'
 import { enqueueMail } from '../mail/outbox.ts'
 import type { StripeApi } from '../payments/stripe.ts'
+import { followMovedAccount } from '../promotions/gifts.ts'
 import { stripeCustomersOf } from '../subscriptions/repository.ts'
 import { accountForStaffAction, existingUserContact } from '../users/contact.ts'
 import { findUserByEmail, normaliseEmail } from '../users/email.ts'
@@ -170,7 +172,8 @@ export async function confirmEmailChange(db: DB, token: string, publicUrl: strin
       if (refusal) throw new DomainError('forbidden', refusal)
       const owner = await findUserByEmail(trx, change.newEmail)
       if (owner && owner.id !== change.userId) throw new DomainError('conflict', EMAIL_CHANGE_MESSAGES.taken)
-      const before = await existingUserContact(trx, change.userId)
+      const before = await loadMe(trx, change.userId)
+      if (!before) throw new DomainError('invalid', EMAIL_CHANGE_MESSAGES.badLink)
       await trx
         .updateTable('users')
         .set({
@@ -186,6 +189,8 @@ export async function confirmEmailChange(db: DB, token: string, publicUrl: strin
         await deletePendingTokens(trx, change.userId, purpose)
       }
       await enqueueMail(trx, emailChangedNotice(before.email, change.newEmail, publicUrl))
+      // Gifts for the address it proved follow it (decision 0163); an address never proved gives nothing away.
+      if (before.emailVerified) await followMovedAccount(trx, change.userId, before.email)
       // The new address may be one a school's required sign-in holds (its proven domain, a team the person is on):
       // the sessions made another way end, as when the hold starts any other way (decision 0152).
       const school = await schoolRequiringSsoOf(trx, change.userId)

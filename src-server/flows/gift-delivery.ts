@@ -67,9 +67,11 @@ export async function mailGift(trx: DB, gift: Gift, token: string): Promise<void
   const starts = plan
     ? ' Your membership starts the day you claim it (if you already have Premium, the day that ends).'
     : ''
+  // A gift following an account that moved away from its address goes to the account's address now (decision 0163).
+  const followed = gift.recipient_account_id ? await userContact(trx, gift.recipient_account_id) : undefined
   await enqueueMail(trx, {
     kind: 'gift',
-    to: gift.recipient_email,
+    to: followed?.email ?? gift.recipient_email,
     subject: plan ? `${from} sent you ${membership}` : `${from} sent you a course: ${line?.title ?? 'a gift'}`,
     text: `Hi,\n\n${from} has given you ${what} on ${site}.${message}\nClaim your gift (sign up or log in, then it is yours): ${link}${starts}\n\nThe link works once. If you were not expecting this, you can ignore this e-mail.`,
     ...(brand ? { fromName: brand.displayName } : {}),
@@ -206,7 +208,7 @@ export async function giftsWaitingFor(db: DB, userId: string) {
   const me = await loadMe(db, userId)
   if (!me?.emailVerified) return []
   const waiting = []
-  for (const gift of await listWaitingGifts(db, me.email)) {
+  for (const gift of await listWaitingGifts(db, { id: userId, email: me.email })) {
     const described = await describeGift(db, gift, userId)
     // Told already that they hold its course (and its giver with them): it waits for its giver, not for them.
     if (!described || (described.owned && gift.recipient_owned_at)) continue
@@ -220,7 +222,7 @@ export async function giftsWaitingFor(db: DB, userId: string) {
 export async function claimWaitingGift(db: DB, userId: string, giftId: string) {
   return inTransaction(db, async (trx) => {
     const me = await loadMe(trx, userId)
-    const gift = me?.emailVerified ? await lockWaitingGift(trx, giftId, me.email) : undefined
+    const gift = me?.emailVerified ? await lockWaitingGift(trx, giftId, { id: userId, email: me.email }) : undefined
     if (!gift) throw new DomainError('not_found', GIFT_MESSAGES.notWaiting)
     return claimLockedGift(trx, gift, userId)
   })

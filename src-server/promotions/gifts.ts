@@ -38,6 +38,7 @@ const giftColumns = [
   'claimed_at',
   'plan_months',
   'recipient_owned_at',
+  'recipient_account_id',
   'created_at',
 ] as const
 
@@ -111,8 +112,20 @@ export async function issueClaimLink(
       mailed_at: now,
       mail_count: eb('mail_count', '+', 1),
       updated_at: now,
-      // Another address: whether the earlier one already held the course no longer says anything.
-      ...(options.recipientEmail ? { recipient_email: options.recipientEmail, recipient_owned_at: null } : {}),
+      // Another address: whether the earlier one already held the course no longer says anything, and a gift the
+      // giver sends elsewhere no longer follows the account that moved away from the first one (decision 0163).
+      ...(options.recipientEmail
+        ? {
+            recipient_email: options.recipientEmail,
+            recipient_owned_at: null,
+            recipient_account_id: eb
+              .case()
+              .when('recipient_email', '=', options.recipientEmail)
+              .then(eb.ref('recipient_account_id'))
+              .else(null)
+              .end(),
+          }
+        : {}),
     }))
     .where('id', '=', giftId)
     .where('paid_at', 'is not', null)
@@ -126,7 +139,17 @@ export async function issueClaimLink(
 export async function changeRecipient(trx: DB, giftId: string, recipientEmail: string): Promise<boolean> {
   const result = await trx
     .updateTable('gifts')
-    .set({ recipient_email: recipientEmail, recipient_owned_at: null, updated_at: clock.now() })
+    .set((eb) => ({
+      recipient_email: recipientEmail,
+      recipient_owned_at: null,
+      recipient_account_id: eb
+        .case()
+        .when('recipient_email', '=', recipientEmail)
+        .then(eb.ref('recipient_account_id'))
+        .else(null)
+        .end(),
+      updated_at: clock.now(),
+    }))
     .where('id', '=', giftId)
     .where('claimed_at', 'is', null)
     .where('mailed_at', 'is', null)
@@ -163,16 +186,29 @@ export function lockGiftByToken(trx: Transaction<Database>, token: string) {
     .executeTakeFirst()
 }
 
+/** The account a gift can wait for: its id and its verified address. */
+export type GiftRecipientAccount = { id: string; email: string }
+
 /**
- * The gifts waiting for an address (decision 0146): mailed (its send date came, so no surprise is spoiled), not
- * claimed, on a paid order whose line was not given back. Addresses are stored lower-cased.
+ * The gifts waiting for an account (decision 0146): mailed (its send date came, so no surprise is spoiled), not
+ * claimed, on a paid order whose line was not given back; sent to its address, unless they follow another account
+ * that moved away from that address, or sent to an address it moved away from (decision 0163). Addresses are stored
+ * lower-cased.
  */
-function waitingGifts(db: DB, email: string) {
+function waitingGifts(db: DB, account: GiftRecipientAccount) {
   return db
     .selectFrom('gifts')
     .innerJoin('orders as o', 'o.id', 'gifts.order_id')
     .innerJoin('order_items as oi', 'oi.id', 'gifts.order_item_id')
-    .where('gifts.recipient_email', '=', email.trim().toLowerCase())
+    .where((eb) =>
+      eb.or([
+        eb('gifts.recipient_account_id', '=', account.id),
+        eb.and([
+          eb('gifts.recipient_email', '=', account.email.trim().toLowerCase()),
+          eb('gifts.recipient_account_id', 'is', null),
+        ]),
+      ]),
+    )
     .where('gifts.claimed_at', 'is', null)
     .where('gifts.mailed_at', 'is not', null)
     .where('gifts.paid_at', 'is not', null)
@@ -180,18 +216,18 @@ function waitingGifts(db: DB, email: string) {
     .where('oi.refund_id', 'is', null)
 }
 
-/** The gifts waiting for an address, oldest first. */
-export function listWaitingGifts(db: DB, email: string) {
-  return waitingGifts(db, email)
+/** The gifts waiting for an account, oldest first. */
+export function listWaitingGifts(db: DB, account: GiftRecipientAccount) {
+  return waitingGifts(db, account)
     .select(giftColumns.map((column) => `gifts.${column}` as const))
     .orderBy('gifts.mailed_at')
     .limit(20)
     .execute()
 }
 
-/** One gift waiting for the address, locked for its claim; undefined when it is not (or no longer) waiting for it. */
-export function lockWaitingGift(trx: Transaction<Database>, giftId: string, email: string) {
-  return waitingGifts(trx, email)
+/** One gift waiting for the account, locked for its claim; undefined when it is not (or no longer) waiting for it. */
+export function lockWaitingGift(trx: Transaction<Database>, giftId: string, account: GiftRecipientAccount) {
+  return waitingGifts(trx, account)
     .select(giftColumns.map((column) => `gifts.${column}` as const))
     .where('gifts.id', '=', giftId)
     .forUpdate('gifts')
@@ -286,6 +322,22 @@ export function listBuyerGifts(db: DB, buyerId: string) {
     .where('g.buyer_id', '=', buyerId)
     .orderBy('g.created_at', 'desc')
     .limit(200)
+    .execute()
+}
+
+/**
+ * An account moved away from its verified address `oldEmail` (decision 0163): the gifts sent or to be sent there and
+ * not claimed follow it (they wait for it and are mailed to its new address), so neither a gift lost with a closed
+ * mailbox nor one due later is lost, and whoever takes the old address next does not find them. The giver's record
+ * keeps the address they typed.
+ */
+export async function followMovedAccount(trx: DB, userId: string, oldEmail: string): Promise<void> {
+  await trx
+    .updateTable('gifts')
+    .set({ recipient_account_id: userId, updated_at: clock.now() })
+    .where('recipient_email', '=', oldEmail.trim().toLowerCase())
+    .where('recipient_account_id', 'is', null)
+    .where('claimed_at', 'is', null)
     .execute()
 }
 

@@ -1,6 +1,7 @@
 // An account staff suspended (decision 0160): users.suspended_at and the reason the person was told. The sign-in
 // (auth/login.ts startSession, auth/sign-in.ts finishFirstStep), the session check (auth/session.ts) and the API key
-// check (flows/school-api-keys.ts) refuse it; flows/account-suspension.ts sets and lifts it.
+// check (flows/school-api-keys.ts) refuse it, the payout run holds its payouts (flows/creator-payouts.ts);
+// flows/account-suspension.ts sets and lifts it.
 import { AUTH_MESSAGES } from '../../src-shared/auth.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
@@ -20,6 +21,12 @@ export async function suspensionOf(db: DB, userId: string): Promise<{ since: Dat
     .where('id', '=', userId)
     .executeTakeFirst()
   return row?.suspended_at ? { since: row.suspended_at, reason: row.suspension_reason ?? '' } : null
+}
+
+/** The accounts suspended now (few: an index holds just them). */
+export async function suspendedAccountIds(db: DB): Promise<Set<string>> {
+  const rows = await db.selectFrom('users').select('id').where('suspended_at', 'is not', null).execute()
+  return new Set(rows.map((row) => row.id))
 }
 
 /** Refuses a way in to a suspended account. */

@@ -4,6 +4,7 @@ import { issueUnsubscribeLink } from '../../src-server/mail/unsubscribe-links.ts
 import { createUser } from '../support/factories.ts'
 import { buyerOfCourse } from '../support/learning.ts'
 import { expect, test } from './fixtures.ts'
+import { paidGift } from './gift-order.ts'
 import { mailedLink } from './mailed-link.ts'
 
 const PNG = Buffer.from(
@@ -246,9 +247,23 @@ test.describe('account page', () => {
     await expect(byCourse.getByRole('checkbox', { name: second.title })).toBeChecked()
   })
 
-  test('moves the account to another address once the link mailed there is opened', async ({ page, login, db }) => {
+  test('moves the account to another address once the link mailed there is opened', async ({
+    page,
+    login,
+    db,
+    baseURL,
+  }) => {
     const user = await login()
     const newAddress = `moved-${unique()}@example.test`
+    // A gift sent to the old address and not claimed yet: it follows the account (decision 0163).
+    const gifted = await db
+      .selectFrom('courses')
+      .select(['id', 'title'])
+      .where('status', '=', 'published')
+      .where('price_minor', '>', 0)
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow()
+    await paidGift(db, baseURL!, gifted, user.email)
     await page.goto('/account')
     const card = page.getByRole('region', { name: 'E-mail address' })
     await expect(card.getByText(`You sign in with ${user.email}`)).toBeVisible()
@@ -281,6 +296,10 @@ test.describe('account page', () => {
     await expect(page.getByRole('region', { name: 'E-mail address' }).getByTestId('email-change-pending')).toHaveCount(
       0,
     )
+    const waiting = page.getByRole('region', { name: 'You have a gift waiting' }).getByTestId('waiting-gift')
+    await expect(waiting).toContainText(gifted.title)
+    await waiting.getByRole('button', { name: 'Claim gift' }).click()
+    await expect(waiting.getByText(`“${gifted.title}” is now yours. Enjoy the course!`)).toBeVisible()
   })
 
   test('a course news mail’s unsubscribe link stops that course’s news with one press, signed out', async ({

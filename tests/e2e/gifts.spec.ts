@@ -3,45 +3,15 @@
 // behind, the gift waits for the verified address), logs in and claims it there; a second use of the link is refused.
 // A second gift of the same course tells the recipient they already have it, and the giver is told; the buyer's order
 // history says whom the gift was for, and staff see it on the buyer's refund request.
-import type { Kysely } from 'kysely'
-import type { Database } from '../../db/types.ts'
-import { markPaid } from '../../src-server/flows/pay-order.ts'
-import { createGift } from '../../src-server/promotions/gifts.ts'
 import { AUTH_MESSAGES } from '../../src-shared/auth.ts'
 import { formatDate } from '../../src-shared/dates.ts'
 import { createUser } from '../support/factories.ts'
-import { placeOrder } from '../support/orders.ts'
 import { axeViolations } from './a11y.ts'
 import { expect, signInAs, test } from './fixtures.ts'
+import { paidGift } from './gift-order.ts'
 import { mailedLink } from './mailed-link.ts'
 
 const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`
-
-/** A second gift of the course to the same address, written as a paid gift order (its e-mail goes out at payment). */
-async function giftAgain(db: Kysely<Database>, origin: string, course: { id: string; title: string }, to: string) {
-  const giver = await createUser(db, { firstName: 'Gus', lastName: 'Again' })
-  const reference = `SF-GIFT-${Date.now().toString(36).toUpperCase()}`
-  const orderId = await placeOrder(db, {
-    userId: giver.id,
-    courseId: course.id,
-    title: course.title,
-    reference,
-    method: 'bank_transfer',
-    status: 'awaiting_transfer',
-  })
-  const line = await db.selectFrom('order_items').select('id').where('order_id', '=', orderId).executeTakeFirstOrThrow()
-  await createGift(db, {
-    orderId,
-    orderItemId: line.id,
-    buyerId: giver.id,
-    recipientEmail: to,
-    message: '',
-    sendAt: new Date(),
-    linkOrigin: origin,
-  })
-  expect(await markPaid(db, orderId, { source: 'staff' })).toBe('fulfilled')
-  return giver
-}
 
 test('a gift is bought, claimed by a new account, and opens', async ({ page, login, db, browser, baseURL }) => {
   test.setTimeout(150_000)
@@ -147,7 +117,7 @@ test('a gift is bought, claimed by a new account, and opens', async ({ page, log
 
   // Someone else gives them the same course: its link says they already have it before anything is claimed, and the
   // button only lets the giver know; the gift stays unclaimed and its giver is mailed.
-  const again = await giftAgain(db, baseURL!, course, recipient)
+  const again = await paidGift(db, baseURL!, course, recipient)
   await mailTab.goto(await mailedLink(db, recipient, '/gifts/claim', 'gift'))
   await expect(mailTab.getByTestId('gift-owned')).toContainText(`You already have “${course.title}” in your account`)
   await expect(mailTab.getByRole('button', { name: 'Claim gift' })).toHaveCount(0)

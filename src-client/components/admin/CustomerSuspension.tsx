@@ -126,7 +126,7 @@ export function CustomerSuspension({ customer }: { customer: Customer }) {
       <ConfirmDialog
         open={asking}
         title="Suspend this account?"
-        description="Their sessions end now and they cannot sign in until the suspension is lifted; their API keys stop; a plan that would renew is set to end at its period’s end. What they bought stays: refund an order from Orders if that is wanted too."
+        description="Their sessions end now and they cannot sign in until the suspension is lifted; their API keys stop; a plan that would renew is set to end at its period’s end; payouts of a creator’s earnings wait until it is lifted. What they bought stays: refund an order from Orders if that is wanted too."
         confirmLabel="Suspend account"
         pendingLabel="Suspending…"
         pending={suspend.isPending}

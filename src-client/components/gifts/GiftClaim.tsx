@@ -128,7 +128,7 @@ export function WaitingGifts({ email, inCard = false }: { email: string; inCard?
   return (
     <SectionCard
       title={waiting.data.length === 1 ? 'You have a gift waiting' : 'You have gifts waiting'}
-      description="Sent to your address and not claimed yet."
+      description="Sent to you and not claimed yet."
     >
       {list}
     </SectionCard>

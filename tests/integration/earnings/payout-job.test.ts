@@ -3,7 +3,8 @@
 // hold, and the 'earnings.payouts' job transfers exactly the available balance once; a second run pays nothing
 // twice; a Stripe outage leaves the payout unconfirmed (visible to staff, ledger untouched, still claimed) and the next
 // run looks it up and pays it with the same idempotency key; a transfer Stripe refuses leaves it failed; balances under
-// the threshold and creators without a ready account accrue.
+// the threshold and creators without a ready account accrue. Decision 0164: a suspended creator is paid nothing while
+// the suspension lasts, not even a payout opened before it; lifted, the next run pays it once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { creatorBalances, ledgerTotals } from '../../../src-server/earnings/balances.ts'
 import { payoutKey } from '../../../src-server/earnings/payouts.ts'
@@ -12,9 +13,10 @@ import { payoutMonthOf, runPayouts, setUpPayouts } from '../../../src-server/flo
 import { handlers, type JobDeps, queues, schedules } from '../../../src-server/jobs/registry.ts'
 import { createCreator } from '../../support/creator-courses.ts'
 import { ownedCourse, sell } from '../../support/earnings.ts'
-import type { TestUser } from '../../support/factories.ts'
+import { createUser, type TestUser } from '../../support/factories.ts'
 import { captureLog } from '../../support/jobs.ts'
 import { type PaymentsServer, startPaymentsServer } from '../../support/payments-server.ts'
+import { shopCaller } from '../../support/shop.ts'
 
 let shop: PaymentsServer
 const db = () => shop.database.db
@@ -171,5 +173,40 @@ describe('the monthly payout job', () => {
     expect(await payoutsOf(waiting.id)).toEqual([])
     expect((await creatorBalances(db(), waiting.id))[0]?.availableMinor).toBe(18_000)
     expect(logged.some((entry) => entry.message === 'ran creators’ payouts')).toBe(true)
+  })
+
+  it('a suspended creator is paid nothing while it lasts, not even a payout opened before; lifted, it is paid once', async () => {
+    const { creator, accountId } = await onboardedCreator()
+    await sell(db(), [await ownedCourse(db(), creator.id, 8000)])
+    await releaseAllDueHolds(db(), new Date(Date.now() + 31 * DAY))
+    // A payout opened before the suspension, left unconfirmed by an outage: the next run would look it up and send it.
+    shop.fake.connect.failNextTransfer('An error occurred with our connection to Stripe.', 500)
+    await expect(runJob()).rejects.toThrow(/1 unconfirmed/)
+
+    const admin = await shopCaller(db(), await createUser(db(), { role: 'admin' }), shop.payments)
+    await admin.admin.customers.suspend({
+      customerId: creator.id,
+      reason: 'Selling courses copied from another school.',
+    })
+    await sell(db(), [await ownedCourse(db(), creator.id, 10_000)])
+    await releaseAllDueHolds(db(), new Date(Date.now() + 62 * DAY))
+    const month = payoutMonthOf(new Date())
+    const held = await runPayouts(db(), shop.payments.stripe, { month, thresholdMinor: 1 })
+    expect(held).toMatchObject({ held: 1, unconfirmed: 0, failed: 0 })
+    expect(transfersTo(accountId)).toHaveLength(0)
+    expect(await payoutsOf(creator.id)).toEqual([
+      expect.objectContaining({ status: 'unconfirmed', amount_minor: 7600, attempts: 1 }),
+    ])
+    // Pro 5 %: 8000 → 7600, 10000 → 9500; all of it stays available.
+    expect((await creatorBalances(db(), creator.id))[0]).toMatchObject({ availableMinor: 17_100, paidOutMinor: 0 })
+
+    await admin.admin.customers.liftSuspension({ customerId: creator.id })
+    await runPayouts(db(), shop.payments.stripe, { month, thresholdMinor: 1 })
+    // The payout opened before is looked up and sent once; the month's row exists, so the rest waits for the next.
+    expect(transfersTo(accountId).map((transfer) => transfer.amount)).toEqual([7600])
+    const next = payoutMonthOf(new Date(Date.now() + 31 * DAY))
+    await runPayouts(db(), shop.payments.stripe, { month: next, thresholdMinor: 1 })
+    expect(transfersTo(accountId).map((transfer) => transfer.amount)).toEqual([7600, 9500])
+    expect((await creatorBalances(db(), creator.id))[0]).toMatchObject({ availableMinor: 0, paidOutMinor: 17_100 })
   })
 })

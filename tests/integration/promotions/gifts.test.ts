@@ -3,13 +3,15 @@
 // unclaimed gift stops its claim, and of a claimed one revokes the recipient's access. Decision 0146: a course the
 // recipient already holds leaves the gift unclaimed and tells the giver; a +tag of the buyer's own address is theirs;
 // a claimed gift's refund tells staff, the recipient and the giver what it does; the buyer's order history and receipt
-// say whom the gift is for; a gift mailed to an account's verified address waits for it without the link.
+// say whom the gift is for; a gift mailed to an account's verified address waits for it without the link. Decision
+// 0163: when that account moves to another address, its gifts follow it (not whoever takes the old address next).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { grant } from '../../../src-server/access/ledger.ts'
 import { SESSION_USER_COLUMNS, toSessionUser } from '../../../src-server/auth/session-user.ts'
 import { sendDueGifts } from '../../../src-server/flows/gift-delivery.ts'
 import { GIFT_PURCHASE_MESSAGES } from '../../../src-server/flows/gift-purchase.ts'
 import { advanceClock, resetClock } from '../../../src-server/kernel/clock.ts'
+import { latestMailTo } from '../../../src-server/mail/outbox.ts'
 import type { PaymentsConfig } from '../../../src-server/payments/config.ts'
 import { GIFT_MESSAGES } from '../../../src-server/promotions/gifts.ts'
 import { GIFT_PLAN_MESSAGES } from '../../../src-shared/schemas/gifts.ts'
@@ -499,5 +501,76 @@ describe('the recipient, the giver and staff (decision 0146)', () => {
     const gift = (await (await caller(buyer)).gifts.mine())[0]!
     await (await caller(buyer)).gifts.resend({ giftId: gift.id, recipientEmail: newRecipient() })
     expect(await (await caller(recipient)).gifts.waiting()).toEqual([])
+  })
+})
+
+describe('a gift follows its recipient to a new address (decision 0163)', () => {
+  /** The recipient moves their account to `newEmail` the way My Account does it: asked, then the mailed link opened. */
+  async function move(user: TestUser, newEmail: string) {
+    await (await caller(user)).profile.requestEmailChange({ newEmail, password: user.password })
+    const mail = await latestMailTo(db(), newEmail, 'change_email')
+    const token = /\/change-email\?token=([a-z0-9]+)/.exec(mail!.text_body)![1]!
+    await (await shopCaller(db(), null, payments)).profile.confirmEmailChange({ token })
+  }
+
+  it('a mailed, unclaimed gift waits for the moved account at its new address, not for whoever takes the old one', async () => {
+    const recipient = await createUser(db(), { email: newRecipient() })
+    const oldAddress = recipient.email
+    const { buyer, course } = await buyGift({ offset: 13, recipientEmail: oldAddress })
+    await move(recipient, newRecipient())
+
+    const waiting = await (await caller(recipient)).gifts.waiting()
+    expect(waiting).toEqual([expect.objectContaining({ kind: 'course', title: course.title })])
+    // The old address is free again; the person who takes it finds nothing and cannot claim it by its id.
+    const newcomer = await createUser(db(), { email: oldAddress })
+    expect(await (await caller(newcomer)).gifts.waiting()).toEqual([])
+    await expect((await caller(newcomer)).gifts.claimWaiting({ giftId: waiting[0]!.id })).rejects.toThrow(
+      GIFT_MESSAGES.notWaiting,
+    )
+    expect(await (await caller(recipient)).gifts.claimWaiting({ giftId: waiting[0]!.id })).toEqual({
+      courseId: course.id,
+      title: course.title,
+    })
+    expect(await owned(recipient)).toContain(course.id)
+    // The giver's record keeps the address they typed: the recipient's new address is not theirs to learn.
+    expect((await (await caller(buyer)).gifts.mine())[0]).toMatchObject({ recipientEmail: oldAddress })
+  })
+
+  it('a gift due later is mailed to the new address at its date; sent elsewhere by the giver, it follows no more', async () => {
+    const recipient = await createUser(db(), { email: newRecipient() })
+    const oldAddress = recipient.email
+    const newAddress = newRecipient()
+    const day = new Date(Date.now() + 3 * 24 * 60 * 60 * 1000).toISOString().slice(0, 10)
+    const { buyer } = await buyGift({ offset: 14, method: 'bank_transfer', sendOn: day, recipientEmail: oldAddress })
+    await move(recipient, newAddress)
+
+    advanceClock(4 * 24 * 60 * 60 * 1000)
+    expect(await sendDueGifts(db())).toBeGreaterThanOrEqual(1)
+    expect(await giftMails(oldAddress)).toEqual([])
+    expect(await giftMails(newAddress)).toHaveLength(1)
+    expect(await (await caller(recipient)).gifts.waiting()).toHaveLength(1)
+
+    // The giver resends to the address they know: it still reaches the account that moved.
+    const gift = (await (await caller(buyer)).gifts.mine())[0]!
+    await (await caller(buyer)).gifts.resend({ giftId: gift.id, recipientEmail: oldAddress })
+    expect(await giftMails(oldAddress)).toEqual([])
+    expect(await giftMails(newAddress)).toHaveLength(2)
+    // Sent to someone else, it is theirs to claim.
+    const someoneElse = await createUser(db(), { email: newRecipient() })
+    await (await caller(buyer)).gifts.resend({ giftId: gift.id, recipientEmail: someoneElse.email })
+    expect(await giftMails(someoneElse.email)).toHaveLength(1)
+    expect(await (await caller(recipient)).gifts.waiting()).toEqual([])
+    expect(await (await caller(someoneElse)).gifts.waiting()).toHaveLength(1)
+  })
+
+  it('an account that never proved its address takes no gift with it when it moves', async () => {
+    const unproven = await createUser(db(), { email: newRecipient(), emailVerified: false })
+    const address = unproven.email
+    await buyGift({ offset: 15, recipientEmail: address })
+    await move(unproven, newRecipient())
+    expect(await (await caller(unproven)).gifts.waiting()).toEqual([])
+    // Whoever proves the address now is the one the giver wrote to.
+    const owner = await createUser(db(), { email: address })
+    expect(await (await caller(owner)).gifts.waiting()).toHaveLength(1)
   })
 })
