@@ -3,19 +3,23 @@
 // again is set to end at its period's end (nobody is charged for what they cannot use, and a stolen card is charged no
 // more). What it bought stays (a refund is its own decision, on its order). The person is told why, and when it is
 // lifted.
+import { formatDate } from '../../src-shared/dates.ts'
 import { type Actor, record } from '../audit/repository.ts'
 import { endAllSignIns } from '../auth/end-sign-ins.ts'
 import * as clock from '../kernel/clock.ts'
 import { type DB, inTransaction } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { enqueueMail } from '../mail/outbox.ts'
-import { renewingSubscriptionsOf } from '../subscriptions/repository.ts'
+import { plansSetToEndFor, renewingSubscriptionsOf } from '../subscriptions/repository.ts'
 import { accountForStaffAction } from '../users/contact.ts'
 import { lift, suspend, suspensionOf } from '../users/suspension.ts'
 import type { MembershipDeps } from './membership.ts'
 import { endMembershipByStaff } from './staff-membership.ts'
 
 export const SUSPENSION_MAIL_KINDS = { suspended: 'account-suspended', lifted: 'account-reinstated' } as const
+
+/** The cancellation reason a plan the suspension set to end carries (its order and Stripe show it). */
+const SUSPENSION_END_REASON = 'Account suspended'
 
 export const SUSPENSION_MESSAGES = {
   staffAccount: 'This is a member of the staff team: remove them from the team first (Users).',
@@ -25,6 +29,8 @@ export const SUSPENSION_MESSAGES = {
   renewalsStopped: ' Their plan will not renew: it ends at the end of its period.',
   renewalsLeft: ' Their plan’s renewal could not be stopped now: end it from its order (Orders).',
   lifted: 'The suspension is lifted: the customer can sign in again.',
+  plansToResume: (count: number) =>
+    ` ${count === 1 ? 'The plan the suspension set to end still ends' : `The ${count} plans the suspension set to end still end`} at the period’s end unless they resume it (they were told how).`,
 } as const
 
 /** What the customer page shows: since when and why, or null. */
@@ -88,7 +94,7 @@ async function stopRenewals(deps: MembershipDeps & { publicUrl: string }, staff:
     try {
       await endMembershipByStaff(
         deps,
-        { subscriptionId: plan.id, when: 'period_end', reason: 'Account suspended' },
+        { subscriptionId: plan.id, when: 'period_end', reason: SUSPENSION_END_REASON },
         staff,
       )
       stopped += 1
@@ -99,18 +105,36 @@ async function stopRenewals(deps: MembershipDeps & { publicUrl: string }, staff:
   return { stopped, left }
 }
 
-/** Lifts a suspension: the person can sign in again, and is told so. */
+/**
+ * Lifts a suspension: the person can sign in again, and is told so. A plan the suspension set to end is not restarted
+ * (the card it bills may be why the account was suspended): the mail names it and how to keep it.
+ */
 export async function liftSuspension(db: DB, staff: Actor, customerId: string, publicUrl: string) {
   const customer = await accountForStaffAction(db, customerId)
-  await inTransaction(db, async (trx) => {
+  const plans = await inTransaction(db, async (trx) => {
     if (!(await lift(trx, customer.id))) throw new DomainError('conflict', SUSPENSION_MESSAGES.notSuspended)
     await record(trx, staff, 'customer.unsuspended', { type: 'user', id: customer.id })
+    const ending = await plansSetToEndFor(trx, customer.id, SUSPENSION_END_REASON)
+    const resume = ending.map(
+      (plan) =>
+        `Your ${plan.name} membership was set to end${plan.renews_at ? ` on ${formatDate(plan.renews_at)}` : ''} when your account was suspended. To keep it, resume it before then: ${publicUrl}/account/membership`,
+    )
     await enqueueMail(trx, {
       kind: SUSPENSION_MAIL_KINDS.lifted,
       to: customer.email,
       subject: 'Your SkillForge account is open again',
-      text: `The suspension of your SkillForge account is lifted: you can sign in again.\n\n${publicUrl}/login\n`,
+      text: [
+        'The suspension of your SkillForge account is lifted: you can sign in again.',
+        '',
+        `${publicUrl}/login`,
+        ...resume.flatMap((line) => ['', line]),
+        '',
+      ].join('\n'),
     })
+    return ending.length
   })
-  return { message: SUSPENSION_MESSAGES.lifted, suspension: null }
+  return {
+    message: SUSPENSION_MESSAGES.lifted + (plans > 0 ? SUSPENSION_MESSAGES.plansToResume(plans) : ''),
+    suspension: null,
+  }
 }

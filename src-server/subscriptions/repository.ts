@@ -38,6 +38,23 @@ export function renewingSubscriptionsOf(db: DB, userId: string) {
     .execute()
 }
 
+/**
+ * The person's live plans set to end at their period's end for `reason` (the cancellation's reason as stored): their
+ * name and the day they end.
+ */
+export function plansSetToEndFor(db: DB, userId: string, reason: string) {
+  return db
+    .selectFrom('subscriptions as s')
+    .innerJoin('plans as p', 'p.id', 's.plan_id')
+    .select(['s.id', 'p.name', 's.renews_at'])
+    .where('s.user_id', '=', userId)
+    .where('s.status', 'in', [...LIVE_STATUSES])
+    .where('s.ended_at', 'is', null)
+    .where('s.cancel_at_period_end', '=', true)
+    .where('s.cancel_reason', '=', reason)
+    .execute()
+}
+
 /** One free trial per user: whoever has had a subscription (of any kind) starts the next one paid. */
 export async function hasHadSubscription(db: DB, userId: string): Promise<boolean> {
   const row = await db

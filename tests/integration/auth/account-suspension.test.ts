@@ -112,6 +112,19 @@ describe('suspending an account', () => {
     expect(await planOf()).toEqual({ id, cancel_at_period_end: true, ended_at: null })
     const ended = await db().selectFrom('audit_log').select('action').where('entity_id', '=', id).execute()
     expect(ended.map((entry) => entry.action)).toEqual(['membership.end_at_period_end'])
+
+    // Lifted, the plan is not restarted (the card may be why): the member is told how to keep it, and staff that
+    // they were.
+    const lifted = await (await admin()).admin.customers.liftSuspension({ customerId: member.id })
+    expect(lifted.message).toBe(SUSPENSION_MESSAGES.lifted + SUSPENSION_MESSAGES.plansToResume(1))
+    expect(await planOf()).toEqual({ id, cancel_at_period_end: true, ended_at: null })
+    const mail = await latestMailTo(db(), member.email, SUSPENSION_MAIL_KINDS.lifted)
+    expect(mail?.text_body).toMatch(
+      /Your \w+ membership was set to end on .+ when your account was suspended\. To keep it, resume it before then: \S+\/account\/membership/,
+    )
+    // The member can resume it.
+    await (await callerAs(db(), member)).membership.resume()
+    expect(await planOf()).toEqual({ id, cancel_at_period_end: false, ended_at: null })
   })
 
   it('stops the API keys the account holds', async () => {
