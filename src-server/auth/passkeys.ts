@@ -4,15 +4,13 @@
 // (a cloned authenticator is refused). The relying party is the site's own address (see relyingParty).
 
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server'
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-} from '@simplewebauthn/server'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
+import { onFirstUse } from '../kernel/on-first-use.ts'
+
+// Loaded on the first passkey ceremony: ~5 MiB of heap every web node would otherwise carry (decision 0165).
+const webauthn = onFirstUse(() => import('@simplewebauthn/server'))
 
 export const CHALLENGE_TTL_MS = 2 * 60_000
 export const MAX_PASSKEYS = 10
@@ -82,7 +80,7 @@ export async function passkeyRegistrationOptions(db: DB, user: { id: string; ema
     .where('user_id', '=', user.id)
     .execute()
   if (existing.length >= MAX_PASSKEYS) throw new DomainError('precondition', PASSKEY_MESSAGES.tooMany)
-  const options = await generateRegistrationOptions({
+  const options = await (await webauthn()).generateRegistrationOptions({
     rpName: 'SkillForge',
     rpID: rp.id,
     userName: user.email,
@@ -104,15 +102,17 @@ export async function addPasskey(
   response: RegistrationResponseJSON,
   rp: RelyingParty,
 ) {
-  const verification = await verifyRegistrationResponse({
-    response,
-    expectedChallenge: (challenge) => consumeChallenge(db, challenge, 'register', userId),
-    expectedOrigin: rp.origin,
-    expectedRPID: rp.id,
-    requireUserVerification: true,
-  }).catch((error: unknown) => {
-    throw new DomainError('invalid', PASSKEY_MESSAGES.failed, { cause: error })
-  })
+  const verification = await (await webauthn())
+    .verifyRegistrationResponse({
+      response,
+      expectedChallenge: (challenge) => consumeChallenge(db, challenge, 'register', userId),
+      expectedOrigin: rp.origin,
+      expectedRPID: rp.id,
+      requireUserVerification: true,
+    })
+    .catch((error: unknown) => {
+      throw new DomainError('invalid', PASSKEY_MESSAGES.failed, { cause: error })
+    })
   if (!verification.verified) throw new DomainError('invalid', PASSKEY_MESSAGES.failed)
   const { credential } = verification.registrationInfo
   const inserted = await db
@@ -135,7 +135,7 @@ export async function addPasskey(
 
 /** Options for navigator.credentials.get: any of the site's discoverable passkeys (no account named first). */
 export async function passkeySignInOptions(db: DB, rp: RelyingParty) {
-  const options = await generateAuthenticationOptions({
+  const options = await (await webauthn()).generateAuthenticationOptions({
     rpID: rp.id,
     userVerification: 'required',
     timeout: CHALLENGE_TTL_MS,
@@ -166,19 +166,21 @@ export async function verifyPasskeySignIn(
     if (handle !== passkey.user_id) return null
   }
   const counter = Number(passkey.counter)
-  const verification = await verifyAuthenticationResponse({
-    response,
-    expectedChallenge: (challenge) => consumeChallenge(db, challenge, 'sign_in', null),
-    expectedOrigin: rp.origin,
-    expectedRPID: rp.id,
-    credential: {
-      id: passkey.credential_id,
-      publicKey: new Uint8Array(passkey.public_key),
-      counter,
-      transports: splitTransports(passkey.transports),
-    },
-    requireUserVerification: true,
-  }).catch(() => null)
+  const verification = await (await webauthn())
+    .verifyAuthenticationResponse({
+      response,
+      expectedChallenge: (challenge) => consumeChallenge(db, challenge, 'sign_in', null),
+      expectedOrigin: rp.origin,
+      expectedRPID: rp.id,
+      credential: {
+        id: passkey.credential_id,
+        publicKey: new Uint8Array(passkey.public_key),
+        counter,
+        transports: splitTransports(passkey.transports),
+      },
+      requireUserVerification: true,
+    })
+    .catch(() => null)
   if (!verification?.verified) return null
   const moved = await db
     .updateTable('user_passkeys')

@@ -23,7 +23,6 @@ import { reviewDetail } from '../catalog/course-review-queue.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
-import { renderMarkdown } from '../learning/markdown.ts'
 import { quizEdits } from '../learning/quiz-repository.ts'
 import { enqueueMail } from '../mail/outbox.ts'
 import { creatorStanding, lockPublishingSlots } from './creator-standing.ts'
@@ -47,6 +46,7 @@ export async function reviewVersion(db: DB, courseId: string): Promise<string> {
 /** The review page: the submission, its course as buyers will read it, and the version an approval names. */
 export async function submissionUnderReview(db: DB, submissionId: string) {
   const detail = await reviewDetail(db, submissionId)
+  const { renderMarkdown } = await import('../learning/markdown.ts')
   return {
     ...detail,
     course: { ...detail.course, descriptionHtml: renderMarkdown(detail.course.description) },

@@ -3,7 +3,7 @@
 // the webhooks' events with their payloads, from the schemas the flows' events are typed by (decision 0141).
 
 import { z } from 'zod'
-import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi'
+import type { createDocument, ZodOpenApiOperationObject, ZodOpenApiPathsObject } from 'zod-openapi'
 import {
   apiEnrolment,
   apiEnrolmentInvitation,
@@ -210,7 +210,9 @@ export const WEBHOOK_OPERATIONS: ZodOpenApiPathsObject = Object.fromEntries(
 
 let built: ReturnType<typeof createDocument> | undefined
 
-export function openApiDocument() {
+/** The document, built on its first request: zod-openapi is loaded then, not by every web node at start. */
+export async function openApiDocument() {
+  const { createDocument } = await import('zod-openapi')
   built ??= createDocument({
     openapi: '3.1.0',
     info: {

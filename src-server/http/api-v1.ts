@@ -191,7 +191,7 @@ export function registerApiV1Routes(app: FastifyInstance, deps: HttpDeps, option
   )
 
   app.get(`${p}/openapi.json`, async (_request, reply) =>
-    reply.header('cache-control', 'public, max-age=300').send(openApiDocument()),
+    reply.header('cache-control', 'public, max-age=300').send(await openApiDocument()),
   )
   app.get('/developers/api', async (_request, reply) =>
     reply

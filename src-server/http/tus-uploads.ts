@@ -13,7 +13,6 @@
 // storage or the database failing answers 503 with Retry-After and our sentence, which tus clients retry.
 // The body stream goes to tus untouched: this scope's only content-type parser leaves it unread, and the reply is
 // hijacked so tus writes to the raw response.
-import { Server as TusServer } from '@tus/server'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { CREATOR_VIDEO_MAX_BYTES } from '../../src-shared/creator-plans.ts'
 import { SERVICE_UNAVAILABLE_MESSAGE, STORAGE_UNAVAILABLE_MESSAGE } from '../../src-shared/errors.ts'
@@ -36,6 +35,7 @@ import {
 import type { HttpDeps } from '../kernel/config.ts'
 import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from '../kernel/db-unavailable.ts'
 import { isDomainError } from '../kernel/errors.ts'
+import { onFirstUse } from '../kernel/on-first-use.ts'
 import { isStorageFailure } from '../kernel/storage-failure.ts'
 import { hitUnlessDown, type RateLimiter, type RateRule } from '../security/rate-limit.ts'
 import { databaseTusLocker } from '../storage/tus-lock.ts'
@@ -177,56 +177,60 @@ export function registerTusUploadRoutes(
 
   /** The upload's length when all its bytes have arrived (its datastore's offset is its length), else null. */
   async function arrivedSize(uploadId: string): Promise<number | null> {
-    const left = await tus.datastore.getUpload(uploadId).catch(() => null)
+    const left = await (await tus.datastore()).getUpload(uploadId).catch(() => null)
     return left?.size !== undefined && left.offset === left.size ? left.size : null
   }
 
-  const server = new TusServer({
-    path: TUS_PATH,
-    datastore: tus.datastore,
-    locker,
-    // "/api/uploads/tus/<id>": resolved against the page's origin, whatever proxy stands in front.
-    relativeLocation: true,
-    maxSize: CREATOR_VIDEO_MAX_BYTES,
-    // Same-origin only: no CORS headers for other sites.
-    allowedOrigins: () => false,
-    async onUploadCreate(req, upload) {
-      try {
-        const { userId, metadata } = sender(req)
-        if (!metadata) throw { status_code: 400, body: UPLOAD_METADATA_MESSAGES.invalid }
-        const started = { userId, uploadId: upload.id, sizeBytes: upload.size ?? -1, fileName: metadata.filename }
-        if (metadata.purpose === 'application') {
-          await startApplicationVideoUpload(db, started)
+  // @tus/server and its store are loaded by the first upload request, not by every web node at start (decision 0165).
+  const server = onFirstUse(
+    async () =>
+      new (await import('@tus/server')).Server({
+        path: TUS_PATH,
+        datastore: await tus.datastore(),
+        locker,
+        // "/api/uploads/tus/<id>": resolved against the page's origin, whatever proxy stands in front.
+        relativeLocation: true,
+        maxSize: CREATOR_VIDEO_MAX_BYTES,
+        // Same-origin only: no CORS headers for other sites.
+        allowedOrigins: () => false,
+        async onUploadCreate(req, upload) {
+          try {
+            const { userId, metadata } = sender(req)
+            if (!metadata) throw { status_code: 400, body: UPLOAD_METADATA_MESSAGES.invalid }
+            const started = { userId, uploadId: upload.id, sizeBytes: upload.size ?? -1, fileName: metadata.filename }
+            if (metadata.purpose === 'application') {
+              await startApplicationVideoUpload(db, started)
+              return {}
+            }
+            // For a course: whoever may edit its curriculum, counted against its owner's plan (decision 0138).
+            await startVideoUpload(db, { ...started, courseId: metadata.courseId ?? null }, config.creatorLimits)
+          } catch (error) {
+            throw tusRefusal(error)
+          }
           return {}
-        }
-        // For a course: whoever may edit its curriculum, counted against its owner's plan (decision 0138).
-        await startVideoUpload(db, { ...started, courseId: metadata.courseId ?? null }, config.creatorLimits)
-      } catch (error) {
-        throw tusRefusal(error)
-      }
-      return {}
-    },
-    async onUploadFinish(req, upload) {
-      try {
-        const finished = await finishUpload(userOf(req), upload.id, upload.size ?? upload.offset)
-        return { headers: { 'Upload-Duration-Seconds': finished.durationSeconds } }
-      } catch (error) {
-        throw tusRefusal(error)
-      }
-    },
-    onResponseError(req, error) {
-      if ('status_code' in error && error.status_code < 500) return undefined
-      const unavailable = unavailableSentence(error)
-      if (unavailable) {
-        app.log.warn({ err: error, url: req.url }, 'tus upload waits for a dependency')
-        // tus writes its own headers over the raw response's: the ones set on it before are kept.
-        req.runtime?.node?.res?.setHeader('Retry-After', String(RETRY_AFTER_SECONDS))
-        return { status_code: 503, body: unavailable }
-      }
-      app.log.error({ err: error, url: req.url }, 'tus upload failed')
-      return { status_code: 500, body: TUS_MESSAGES.failed }
-    },
-  })
+        },
+        async onUploadFinish(req, upload) {
+          try {
+            const finished = await finishUpload(userOf(req), upload.id, upload.size ?? upload.offset)
+            return { headers: { 'Upload-Duration-Seconds': finished.durationSeconds } }
+          } catch (error) {
+            throw tusRefusal(error)
+          }
+        },
+        onResponseError(req, error) {
+          if ('status_code' in error && error.status_code < 500) return undefined
+          const unavailable = unavailableSentence(error)
+          if (unavailable) {
+            app.log.warn({ err: error, url: req.url }, 'tus upload waits for a dependency')
+            // tus writes its own headers over the raw response's: the ones set on it before are kept.
+            req.runtime?.node?.res?.setHeader('Retry-After', String(RETRY_AFTER_SECONDS))
+            return { status_code: 503, body: unavailable }
+          }
+          app.log.error({ err: error, url: req.url }, 'tus upload failed')
+          return { status_code: 500, body: TUS_MESSAGES.failed }
+        },
+      }),
+  )
 
   const answer = (reply: FastifyReply, status: number, message: string, headers: Record<string, string> = {}) =>
     reply
@@ -238,8 +242,9 @@ export function registerTusUploadRoutes(
   async function handle(request: FastifyRequest, reply: FastifyReply) {
     const method = request.method
     if (method === 'OPTIONS') {
+      const tusServer = await server()
       reply.hijack()
-      return server.handle(request.raw, reply.raw)
+      return tusServer.handle(request.raw, reply.raw)
     }
     // Finished videos are read through the lesson routes (http/lesson-media.ts), never here.
     if (method === 'GET') return answer(reply, 404, VIDEO_UPLOAD_MESSAGES.notFound)
@@ -315,8 +320,9 @@ export function registerTusUploadRoutes(
       }
     }
     senderOf.set(request.raw, { userId: user.id, metadata })
+    const tusServer = await server()
     reply.hijack()
-    await server.handle(request.raw, reply.raw)
+    await tusServer.handle(request.raw, reply.raw)
   }
 
   app.register(async (scope) => {

@@ -15,7 +15,6 @@ import { searchCatalogue } from '../catalog/catalogue-page.ts'
 import { findPublishedCourseWithCurriculum } from '../catalog/course-page.ts'
 import { type CourseCardRow, listCategoriesWithCounts, listFeaturedCourses } from '../catalog/repository.ts'
 import { marketplaceStats } from '../flows/marketplace-stats.ts'
-import { renderMarkdown } from '../learning/markdown.ts'
 import { publicProcedure, router } from '../trpc/init.ts'
 
 export function toCourseCard(row: CourseCardRow) {
@@ -88,7 +87,10 @@ export const catalogRouter = router({
         ...toCourseCard(row),
         subtitle: row.subtitle,
         prices: coursePrices(row),
-        descriptionHtml: row.owner_id ? renderMarkdown(row.description) : null,
+        // A creator's description is Markdown; its renderer is loaded the first time one is shown.
+        descriptionHtml: row.owner_id
+          ? (await import('../learning/markdown.ts')).renderMarkdown(row.description)
+          : null,
         studentsCount: row.students_count,
         language: row.language,
         certificate: row.certificate,

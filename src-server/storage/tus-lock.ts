@@ -6,7 +6,6 @@
 // loses it when the lease runs out.
 import { randomUUID } from 'node:crypto'
 import type { Lock, Locker, RequestRelease } from '@tus/server'
-import { ERRORS } from '@tus/server'
 import { sql } from 'kysely'
 import type { DB } from '../kernel/db.ts'
 
@@ -73,7 +72,7 @@ class DatabaseLock implements Lock {
   async lock(signal: AbortSignal, requestRelease: RequestRelease): Promise<void> {
     const deadline = Date.now() + this.timing.acquireTimeoutMs
     while (!(await this.take())) {
-      if (signal.aborted || Date.now() >= deadline) throw ERRORS.ERR_LOCK_TIMEOUT
+      if (signal.aborted || Date.now() >= deadline) throw (await import('@tus/server')).ERRORS.ERR_LOCK_TIMEOUT
       // Ask the holder, on whichever node, to end its request (it sees this at its next renewal).
       await this.db
         .updateTable('tus_upload_locks')

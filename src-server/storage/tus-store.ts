@@ -2,12 +2,13 @@
 // @tus/s3-store in the bucket when uploads go to S3 (a multipart upload, the object named by the upload id). When an
 // upload finishes, its bytes are read where they are (the first bytes and the video's header, random access) and
 // then moved into FileStorage under a lesson video key: a rename on local disk, a server-side copy in the bucket.
+// The stores are loaded on the first upload: with the AWS SDK under @tus/s3-store they are ~10 MiB of heap that a web
+// node serving the catalogue never needs (decision 0165).
 import { createHash } from 'node:crypto'
 import { createReadStream } from 'node:fs'
 import path from 'node:path'
-import { FileStore } from '@tus/file-store'
-import { S3Store } from '@tus/s3-store'
 import type { DataStore } from '@tus/server'
+import { onFirstUse } from '../kernel/on-first-use.ts'
 import type { S3Options } from './s3.ts'
 import { readFileAt } from './staged-upload.ts'
 import type { FileStorage } from './storage.ts'
@@ -17,7 +18,8 @@ import type { ReadAt } from './video-duration.ts'
 export const TUS_UPLOAD_EXPIRY_MS = 24 * 60 * 60 * 1000
 
 export interface TusFiles {
-  readonly datastore: DataStore
+  /** The tus datastore, made on first use. */
+  datastore(): Promise<DataStore>
   /** Random-access reads of an upload's bytes (a finished one: to judge its content and read its length). */
   open(id: string): Promise<{ read: ReadAt; close: () => Promise<void> }>
   /** Moves a finished upload's bytes into FileStorage under `key`; the upload itself is gone afterwards. */
@@ -35,10 +37,13 @@ async function sha256Of(file: string): Promise<string> {
 }
 
 export function createLocalTusFiles(directory: string): TusFiles {
-  const datastore = new FileStore({ directory, expirationPeriodInMilliseconds: TUS_UPLOAD_EXPIRY_MS })
+  const store = onFirstUse(async () => {
+    const { FileStore } = await import('@tus/file-store')
+    return new FileStore({ directory, expirationPeriodInMilliseconds: TUS_UPLOAD_EXPIRY_MS })
+  })
   const fileOf = (id: string) => path.join(directory, id)
   return {
-    datastore,
+    datastore: store,
     async open(id) {
       return readFileAt(fileOf(id))
     },
@@ -47,52 +52,16 @@ export function createLocalTusFiles(directory: string): TusFiles {
       // only then.
       const sha256 = storage.publicOrigin === null ? '' : await sha256Of(fileOf(id))
       await storage.putFile(key, { path: fileOf(id), size, sha256 }, contentType)
+      const datastore = await store()
       await datastore.configstore.delete(id).catch(() => {})
       await datastore.remove(id).catch(() => {})
     },
     async remove(id) {
+      const datastore = await store()
       await datastore.remove(id).catch(() => {})
       await datastore.configstore.delete(id).catch(() => {})
     },
-    removeExpired: () => datastore.deleteExpired(),
-  }
-}
-
-/** The tus S3 store with the two things it keeps to itself: ranged reads of an object and a server-side copy. */
-class LessonS3Store extends S3Store {
-  async readRange(id: string, start: number, length: number): Promise<Uint8Array> {
-    if (length <= 0) return new Uint8Array()
-    const data = await this.client.getObject({
-      Bucket: this.bucket,
-      Key: id,
-      Range: `bytes=${start}-${start + length - 1}`,
-    })
-    return data.Body ? await data.Body.transformToByteArray() : new Uint8Array()
-  }
-
-  /**
-   * Removes everything the upload left in the bucket: its multipart upload when one is still open, and the objects
-   * named by its id (the completed object, `.info`, `.part`). The store's own remove stops at the abort, which S3
-   * answers NoSuchUpload once the upload completed, so a finished upload's whole copy and its `.info` stayed behind.
-   */
-  async discard(id: string): Promise<void> {
-    await super.remove(id).catch(() => {})
-    const keys = [id, this.infoKey(id), this.partKey(id, true)]
-    await this.client.deleteObjects({
-      Bucket: this.bucket,
-      Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true },
-    })
-  }
-
-  async copyTo(id: string, key: string, contentType: string): Promise<void> {
-    await this.client.copyObject({
-      Bucket: this.bucket,
-      CopySource: `${this.bucket}/${encodeURIComponent(id)}`,
-      Key: key,
-      ContentType: contentType,
-      CacheControl: 'private, no-store',
-      MetadataDirective: 'REPLACE',
-    })
+    removeExpired: async () => (await store()).deleteExpired(),
   }
 }
 
@@ -101,40 +70,45 @@ export function createS3TusFiles(options: S3Options): TusFiles {
   // upload (and its request) open for good. Connecting and each silence on the socket are bounded; a part still
   // being sent is not silence.
   const timeoutMs = options.timeoutMs ?? 15_000
-  const datastore = new LessonS3Store({
-    // 8 MB parts: the browser sends chunks of this size too (VideoUpload.tsx), each a short request.
-    partSize: 8 * 1024 * 1024,
-    expirationPeriodInMilliseconds: TUS_UPLOAD_EXPIRY_MS,
-    s3ClientConfig: {
-      bucket: options.bucket,
-      region: options.region,
-      endpoint: options.endpoint,
-      forcePathStyle: Boolean(options.endpoint),
-      requestHandler: { connectionTimeout: timeoutMs, socketTimeout: timeoutMs },
-      // One retry, not the SDK's two: a silent bucket cost a tus step three timeouts (~50 s) before its error, and
-      // the browser's upload retries the step itself.
-      maxAttempts: 2,
-      credentials: {
-        accessKeyId: options.accessKeyId,
-        secretAccessKey: options.secretAccessKey,
-        sessionToken: options.sessionToken,
+  const store = onFirstUse(async () => {
+    const { LessonS3Store } = await import('./tus-s3-store.ts')
+    return new LessonS3Store({
+      // 8 MB parts: the browser sends chunks of this size too (VideoUpload.tsx), each a short request.
+      partSize: 8 * 1024 * 1024,
+      expirationPeriodInMilliseconds: TUS_UPLOAD_EXPIRY_MS,
+      s3ClientConfig: {
+        bucket: options.bucket,
+        region: options.region,
+        endpoint: options.endpoint,
+        forcePathStyle: Boolean(options.endpoint),
+        requestHandler: { connectionTimeout: timeoutMs, socketTimeout: timeoutMs },
+        // One retry, not the SDK's two: a silent bucket cost a tus step three timeouts (~50 s) before its error, and
+        // the browser's upload retries the step itself.
+        maxAttempts: 2,
+        credentials: {
+          accessKeyId: options.accessKeyId,
+          secretAccessKey: options.secretAccessKey,
+          sessionToken: options.sessionToken,
+        },
       },
-    },
+    })
   })
   return {
-    datastore,
+    datastore: store,
     async open(id) {
+      const datastore = await store()
       return { read: (start, length) => datastore.readRange(id, start, length), close: async () => {} }
     },
     async moveTo(_storage, id, _size, key, contentType) {
+      const datastore = await store()
       // One CopyObject handles up to 5 GB, above the 4 GB a lesson video may weigh.
       await datastore.copyTo(id, key, contentType)
       // The copy is what counts; what is left of the upload is the sweep's if this fails.
       await datastore.discard(id).catch(() => {})
     },
     async remove(id) {
-      await datastore.discard(id).catch(() => {})
+      await (await store()).discard(id).catch(() => {})
     },
-    removeExpired: () => datastore.deleteExpired(),
+    removeExpired: async () => (await store()).deleteExpired(),
   }
 }

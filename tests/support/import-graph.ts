@@ -53,3 +53,32 @@ export function findFolderCycles(graph: FolderGraph): string[][] {
     ),
   )
 }
+
+/**
+ * The packages a module loads when it is imported, and what it loads in turn: its static value imports followed
+ * through relative paths (`import type` and `import()` load nothing then). Each package is named with the first file
+ * found importing it.
+ */
+export function packagesLoadedBy(entry: string, read: (file: string) => string): Map<string, string> {
+  const packages = new Map<string, string>()
+  const seen = new Set<string>()
+  const statement = /^(?:import|export)\s+(?!type\b)(?:[^'";]*?\bfrom\s*)?['"]([^'"]+)['"]/gm
+  const visit = (file: string) => {
+    if (seen.has(file)) return
+    seen.add(file)
+    for (const match of read(file).matchAll(statement)) {
+      const specifier = match[1] as string
+      if (specifier.startsWith('.')) {
+        visit(new URL(specifier, `file://${file}`).pathname)
+      } else if (!specifier.startsWith('node:')) {
+        const name = specifier
+          .split('/')
+          .slice(0, specifier.startsWith('@') ? 2 : 1)
+          .join('/')
+        if (!packages.has(name)) packages.set(name, file)
+      }
+    }
+  }
+  visit(entry)
+  return packages
+}

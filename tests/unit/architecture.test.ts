@@ -3,7 +3,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { type FolderGraph, findFolderCycles, importsOf } from '../support/import-graph.ts'
+import { type FolderGraph, findFolderCycles, importsOf, packagesLoadedBy } from '../support/import-graph.ts'
 
 const ROOT = path.resolve(import.meta.dirname, '../..')
 const SERVER = path.join(ROOT, 'src-server')
@@ -223,6 +223,31 @@ describe('server architecture', () => {
     const serverFiles = sourceFiles(SERVER).filter((file) => serverFolder(file) !== null)
     expect(offenders(serverFiles, /\bFastifyInstance\b/, allowed)).toEqual([])
     expect(offenders(sourceFiles(SERVER), /\.setErrorHandler\(/, ['src-server/kernel/error-mapping.ts'])).toEqual([])
+  })
+
+  it('keeps packages few requests use out of a web node’s start: each is loaded by its first use', () => {
+    // Decisions 0030 and 0165: a web node serving the catalogue carries none of them (~30 MiB of heap in all).
+    const loadedOnFirstUse = [
+      'stripe',
+      'nodemailer',
+      '@electric-sql/pglite',
+      'pdfkit',
+      'pg-boss',
+      'ioredis',
+      '@tus/server',
+      '@tus/file-store',
+      '@tus/s3-store',
+      '@simplewebauthn/server',
+      'zod-openapi',
+      'markdown-it',
+      'sanitize-html',
+    ]
+    const atStart = packagesLoadedBy(path.join(SERVER, 'main.ts'), read)
+    expect(
+      loadedOnFirstUse.filter((name) => atStart.has(name)).map((name) => `${name} (${rel(atStart.get(name)!)})`),
+    ).toEqual([])
+    // The walk itself finds what start-up does load.
+    expect(atStart.has('fastify') && atStart.has('pg')).toBe(true)
   })
 
   it('has migrations that import no app code', () => {

@@ -43,8 +43,8 @@ describe('finishing uploads under the plan limit', () => {
         { userId: user.id, uploadId: id, sizeBytes: MP4.length, fileName: `${id}.mp4` },
         overrides,
       )
-      await tus.datastore.create(new Upload({ id, size: MP4.length, offset: 0 }))
-      await tus.datastore.write(Readable.from([MP4]), id, 0)
+      await (await tus.datastore()).create(new Upload({ id, size: MP4.length, offset: 0 }))
+      await (await tus.datastore()).write(Readable.from([MP4]), id, 0)
     }
 
     const results = await whileHeld(

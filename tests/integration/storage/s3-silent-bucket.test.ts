@@ -60,7 +60,7 @@ describe('a bucket that never answers', () => {
     const tus = createS3TusFiles(silentOptions())
     const upload = new Upload({ id: randomBytes(16).toString('hex'), size: 1000, offset: 0, metadata: {} })
     const before = silent.accepted
-    const result = await outcome(() => tus.datastore.create(upload))
+    const result = await outcome(async () => (await tus.datastore()).create(upload))
     expect(result.ended).toBe('failed')
     // Two attempts (one retry), each waiting out its timeout: not the SDK's three.
     expect(silent.accepted - before).toBe(2)
