@@ -6,36 +6,22 @@ import { spawn } from 'node:child_process'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { freePort } from '../tests/support/free-port.ts'
+import { measuredServerEnv, SERVE_ARGS } from './bench/measured-server.ts'
 
 const { values } = parseArgs({ options: { db: { type: 'string' }, runs: { type: 'string', default: '2' } } })
 const databaseUrl = values.db ?? process.env.DATABASE_URL
 if (!databaseUrl) throw new Error('--db postgres://… (or DATABASE_URL) is required')
 const root = path.resolve(import.meta.dirname, '..')
-const serveFlags = ['--max-semi-space-size=16', '--heap-growing-percent=50']
 
 for (let run = 1; run <= Number(values.runs); run++) {
   const port = await freePort()
   const line = await new Promise<string>((resolve, reject) => {
     const server = spawn(
       process.execPath,
-      [
-        '--expose-gc',
-        '--import',
-        './scripts/bench/heap-after-start.mjs',
-        ...serveFlags,
-        'dist/server/src-server/main.js',
-      ],
+      ['--expose-gc', '--import', './scripts/bench/heap-after-start.mjs', ...SERVE_ARGS],
       {
         cwd: root,
-        env: {
-          ...process.env,
-          DATABASE_URL: databaseUrl,
-          PORT: String(port),
-          HOST: '127.0.0.1',
-          NODE_ENV: 'production',
-          WORKER: 'off',
-          SEED_ON_EMPTY: 'false',
-        },
+        env: measuredServerEnv(databaseUrl, port),
         stdio: ['ignore', 'ignore', 'pipe'],
       },
     )
