@@ -6,6 +6,7 @@
 import { formatDate } from '../../src-shared/dates.ts'
 import { type Actor, record } from '../audit/repository.ts'
 import { endAllSignIns } from '../auth/end-sign-ins.ts'
+import { creatorBalances } from '../earnings/balances.ts'
 import * as clock from '../kernel/clock.ts'
 import { type DB, inTransaction } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
@@ -33,10 +34,17 @@ export const SUSPENSION_MESSAGES = {
     ` ${count === 1 ? 'The plan the suspension set to end still ends' : `The ${count} plans the suspension set to end still end`} at the period’s end unless they resume it (they were told how).`,
 } as const
 
-/** What the customer page shows: since when and why, or null. */
+/**
+ * What the customer page shows: since when and why, and a creator's earnings not paid out, which wait while it lasts
+ * (decision 0164); or null.
+ */
 export async function suspensionStatus(db: DB, userId: string) {
   const suspension = await suspensionOf(db, userId)
-  return suspension ? { since: suspension.since.toISOString(), reason: suspension.reason } : null
+  if (!suspension) return null
+  const heldEarnings = (await creatorBalances(db, userId))
+    .map((balance) => ({ currency: balance.currency, amountMinor: balance.pendingMinor + balance.availableMinor }))
+    .filter((held) => held.amountMinor > 0)
+  return { since: suspension.since.toISOString(), reason: suspension.reason, heldEarnings }
 }
 
 /**

@@ -2,11 +2,12 @@
 // shows their account, plan, service order (which opens) and messages; an unknown address says so; the address never
 // goes in a request URL; on a 390 px phone nothing scrolls sideways; an admin reads the look-up in the audit log. An
 // admin moves a customer who lost their mailbox to a new address (decision 0158) and answers their privacy requests
-// (decision 0159), signs a customer out everywhere (0162) or suspends an account (0160); an editor keeps notes about a
-// customer (0161).
+// (decision 0159), signs a customer out everywhere (0162) or suspends an account (0160: a creator's earnings wait,
+// 0164); an editor keeps notes about a customer (0161).
 
 import { contactMessage } from '../support/contact-messages.ts'
 import { buyPlan } from '../support/creator-courses.ts'
+import { ownedCourse, sell } from '../support/earnings.ts'
 import { createUser } from '../support/factories.ts'
 import { paidServiceOrder } from '../support/service-orders.ts'
 import { axeViolations } from './a11y.ts'
@@ -224,6 +225,8 @@ test('an admin suspends an account with a reason: its browser is signed out and 
 }) => {
   const stamp = Date.now()
   const customer = await createUser(db, { email: `fraud-${stamp}@example.test`, firstName: 'Finn' })
+  // They sold a course: what they earned waits while they are suspended (decision 0164).
+  await sell(db, [await ownedCourse(db, customer.id, 4999)])
   const theirs = await browser.newPage()
   await signInAs(theirs, baseURL!, db, customer)
   await theirs.goto(`${baseURL}/account`)
@@ -256,6 +259,9 @@ test('an admin suspends an account with a reason: its browser is signed out and 
   await expect(dialog).toHaveCount(0)
   await expect(part).toContainText('Suspended since')
   await expect(part).toContainText('“Messages to instructors that broke the community rules.”')
+  await expect(part.getByTestId('customer-held-earnings')).toHaveText(
+    /^Their earnings wait and are not paid out while it lasts: \$\d+\.\d{2}\.$/,
+  )
 
   // Their browser holds a session that opens nothing now; their right password says why they cannot sign in.
   await theirs.goto(`${baseURL}/account`)

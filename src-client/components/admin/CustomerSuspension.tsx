@@ -13,6 +13,7 @@ import { messageArea, TextAreaField } from '#client/components/ui/form.tsx'
 import { notify, notifyError } from '#client/components/ui/toaster.tsx'
 import { whilePending } from '#client/lib/while-pending.ts'
 import { formatDate } from '#shared/dates.ts'
+import { formatMoney } from '#shared/money.ts'
 import { customerSuspensionInput } from '#shared/schemas/admin.ts'
 import { css } from '#styled-system/css'
 
@@ -81,6 +82,12 @@ export function CustomerSuspension({ customer }: { customer: Customer }) {
             <strong>Suspended</strong> since {formatDate(suspension.since, 'mediumTime')}: they cannot sign in. The
             reason they were sent: “{suspension.reason}”
           </p>
+          {suspension.heldEarnings.length > 0 ? (
+            <p className={text} data-testid="customer-held-earnings">
+              Their earnings wait and are not paid out while it lasts:{' '}
+              {suspension.heldEarnings.map((held) => formatMoney(held.amountMinor, held.currency)).join(', ')}.
+            </p>
+          ) : null}
           {can('admin') ? (
             <button
               type="button"

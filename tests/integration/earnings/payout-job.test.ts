@@ -197,8 +197,10 @@ describe('the monthly payout job', () => {
     expect(await payoutsOf(creator.id)).toEqual([
       expect.objectContaining({ status: 'unconfirmed', amount_minor: 7600, attempts: 1 }),
     ])
-    // Pro 5 %: 8000 → 7600, 10000 → 9500; all of it stays available.
+    // Pro 5 %: 8000 → 7600, 10000 → 9500; all of it stays available, and the customer page says it waits.
     expect((await creatorBalances(db(), creator.id))[0]).toMatchObject({ availableMinor: 17_100, paidOutMinor: 0 })
+    const page = await admin.admin.customers.find({ customer: creator.email })
+    expect(page?.suspension?.heldEarnings).toEqual([{ currency: 'USD', amountMinor: 17_100 }])
 
     await admin.admin.customers.liftSuspension({ customerId: creator.id })
     await runPayouts(db(), shop.payments.stripe, { month, thresholdMinor: 1 })
