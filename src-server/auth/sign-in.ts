@@ -34,9 +34,10 @@ export async function finishFirstStep(
   userId: string,
   remember: boolean,
 ): Promise<'signed-in' | 'two-factor'> {
-  // Said now, not after the code step: a suspended account gets no pending log-in either.
-  await assertNotSuspended(deps.db, userId)
   if (await hasTwoFactor(deps.db, userId)) {
+    // Said now, not after the code step: a suspended account gets no pending log-in. Without a code step,
+    // startSession says it (every way in ends there).
+    await assertNotSuspended(deps.db, userId)
     const { token } = await createPendingLogin(deps.db, userId, remember)
     if (deps.res) setPendingLoginCookie(deps.res, token, deps.config.cookieSecure)
     return 'two-factor'

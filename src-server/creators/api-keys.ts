@@ -107,6 +107,8 @@ export interface StoredApiKey {
   schoolId: string
   /** Who made and holds the key (null: their account is gone, and the key with it). */
   holderId: string | null
+  /** The holder's account is suspended (decision 0160): read with the key, no second query per API request. */
+  holderSuspended: boolean
   scopes: string[]
   expiresAt: Date | null
   revokedAt: Date | null
@@ -117,14 +119,25 @@ export interface StoredApiKey {
 export async function findApiKeyByHash(db: DB, hash: Buffer): Promise<StoredApiKey | null> {
   const row = await db
     .selectFrom('api_keys')
-    .select(['id', 'school_id', 'created_by', 'scopes', 'expires_at', 'revoked_at', 'last_used_at'])
-    .where('secret_hash', '=', hash)
+    .leftJoin('users as holder', 'holder.id', 'api_keys.created_by')
+    .select([
+      'api_keys.id',
+      'api_keys.school_id',
+      'api_keys.created_by',
+      'api_keys.scopes',
+      'api_keys.expires_at',
+      'api_keys.revoked_at',
+      'api_keys.last_used_at',
+      'holder.suspended_at',
+    ])
+    .where('api_keys.secret_hash', '=', hash)
     .executeTakeFirst()
   return row
     ? {
         id: row.id,
         schoolId: row.school_id,
         holderId: row.created_by,
+        holderSuspended: row.suspended_at !== null,
         scopes: row.scopes,
         expiresAt: row.expires_at,
         revokedAt: row.revoked_at,

@@ -21,7 +21,6 @@ import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
 import { userContact } from '../users/contact.ts'
-import { suspensionOf } from '../users/suspension.ts'
 import { assertPlanIncludes, ownerPlanIncludes } from './creator-standing.ts'
 import { mailSchoolOwner } from './school-owner-mail.ts'
 import { ownSchool } from './school-team.ts'
@@ -188,7 +187,7 @@ export async function authenticateApiKey(db: DB, authorization: string | undefin
         : `The person who holds this API key is now in the school’s ${holderRole} role, which holds no API keys`,
     )
   }
-  if (stored.holderId && (await suspensionOf(db, stored.holderId))) {
+  if (stored.holderSuspended) {
     return refuse('forbidden', 'holder_suspended', 'The account that holds this API key is suspended')
   }
   await touchApiKey(db, stored.id, now)

@@ -26,15 +26,19 @@ export function liveSubscriptionOf(db: DB, userId: string) {
     .executeTakeFirst()
 }
 
+/** The user's plans not ended yet (live, duplicates included), to narrow further. */
+const unendedPlansOf = (db: DB, userId: string) =>
+  db
+    .selectFrom('subscriptions as s')
+    .where('s.user_id', '=', userId)
+    .where('s.status', 'in', [...LIVE_STATUSES])
+    .where('s.ended_at', 'is', null)
+
 /** The user's plans that will charge again (not ended, not set to end at their period's end), duplicates included. */
 export function renewingSubscriptionsOf(db: DB, userId: string) {
-  return db
-    .selectFrom('subscriptions')
-    .select(['id', 'duplicate_of'])
-    .where('user_id', '=', userId)
-    .where('status', 'in', [...LIVE_STATUSES])
-    .where('ended_at', 'is', null)
-    .where('cancel_at_period_end', '=', false)
+  return unendedPlansOf(db, userId)
+    .select(['s.id', 's.duplicate_of'])
+    .where('s.cancel_at_period_end', '=', false)
     .execute()
 }
 
@@ -43,13 +47,9 @@ export function renewingSubscriptionsOf(db: DB, userId: string) {
  * name and the day they end.
  */
 export function plansSetToEndFor(db: DB, userId: string, reason: string) {
-  return db
-    .selectFrom('subscriptions as s')
+  return unendedPlansOf(db, userId)
     .innerJoin('plans as p', 'p.id', 's.plan_id')
     .select(['s.id', 'p.name', 's.renews_at'])
-    .where('s.user_id', '=', userId)
-    .where('s.status', 'in', [...LIVE_STATUSES])
-    .where('s.ended_at', 'is', null)
     .where('s.cancel_at_period_end', '=', true)
     .where('s.cancel_reason', '=', reason)
     .execute()

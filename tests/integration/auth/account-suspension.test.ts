@@ -96,6 +96,21 @@ describe('suspending an account', () => {
     expect(entries.map((entry) => entry.action)).toEqual(['customer.suspended', 'customer.unsuspended'])
   })
 
+  it('refuses an account with a second factor at its password, before any code step', async () => {
+    const customer = await createUser(db(), { password: 'their-pass-1!' })
+    await db()
+      .insertInto('user_totp')
+      .values({ user_id: customer.id, secret: 'test', confirmed_at: new Date() })
+      .execute()
+    await (await admin()).admin.customers.suspend({ customerId: customer.id, reason: REASON })
+    const login = await refusal(
+      visitor().auth.login({ email: customer.email, password: 'their-pass-1!', remember: false }),
+    )
+    expect(login.message).toBe(AUTH_MESSAGES.accountSuspended)
+    // No half-finished log-in waits for a code it could never finish.
+    expect(await pendingLoginsOf(customer.id)).toBe(0)
+  })
+
   it('sets a plan that would charge again to end at its period’s end, as an admin would from its order', async () => {
     const member = await createUser(db())
     await buyPlan(db(), member, 'pro')
