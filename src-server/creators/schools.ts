@@ -107,17 +107,23 @@ export async function schoolOfCourse(db: DB, courseId: string): Promise<School |
   return row ? toSchool(row) : null
 }
 
-/** The school of each of these courses that has one (its owner's), as its slug by course id: one query. */
-export async function schoolSlugsOfCourses(db: DB, courseIds: readonly string[]): Promise<Map<string, string>> {
+/** The school of each of these courses that has one (its owner's), by course id: one query. */
+export async function schoolsOfCourses(db: DB, courseIds: readonly string[]): Promise<Map<string, School>> {
   if (courseIds.length === 0) return new Map()
   const rows = await db
     .selectFrom('course_instructors as ci')
     .innerJoin('schools as s', 's.owner_id', 'ci.user_id')
-    .select(['ci.course_id', 's.slug'])
+    .select(['ci.course_id', 's.id', 's.owner_id', 's.name', 's.slug'])
     .where('ci.course_id', 'in', courseIds)
     .where('ci.role', '=', 'owner')
     .execute()
-  return new Map(rows.map((row) => [row.course_id, row.slug]))
+  return new Map(rows.map((row) => [row.course_id, toSchool(row)]))
+}
+
+/** The school of each of these courses that has one, as its slug by course id: one query. */
+export async function schoolSlugsOfCourses(db: DB, courseIds: readonly string[]): Promise<Map<string, string>> {
+  const schools = await schoolsOfCourses(db, courseIds)
+  return new Map([...schools].map(([courseId, school]) => [courseId, school.slug]))
 }
 
 /** The school of each of these owners that has one, as its slug by owner id: one query. */

@@ -18,7 +18,7 @@ import { takeOutOfCart } from './cart-order.ts'
 import { creditCreatorSales, holdCreatorsOfLines } from './creator-earnings.ts'
 import { grantForPaidOrder } from './grant-paid-order.ts'
 import { brandOfOrderLines } from './school-domain.ts'
-import { emitBundlesPaid, emitCourseEvent } from './webhook-events.ts'
+import { emitBundlesPaid, emitCourseEvent, readSchoolsOfCourses } from './webhook-events.ts'
 
 export interface Payment {
   /**
@@ -69,6 +69,11 @@ export async function markPaid(db: DB, orderId: string, payment: Payment): Promi
       ...(payment.stripePaymentIntentId ? { stripe_payment_intent_id: payment.stripePaymentIntentId } : {}),
     })
     const purchase = { userId: order.user_id, orderId: order.id, lines }
+    // The courses' schools, for the order's webhook events below and in the grants: one read for every line.
+    await readSchoolsOfCourses(
+      trx,
+      lines.flatMap((line) => (line.kind === 'course' && line.course_id ? [line.course_id] : [])),
+    )
     await grantForPaidOrder(trx, { ...purchase, stripeSubscriptionId: subscriptionId, paidAt })
     await openServiceOrders(trx, { ...purchase, stripeSubscriptionId: subscriptionId, paidAt })
     await creditCreatorSales(trx, {

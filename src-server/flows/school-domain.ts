@@ -23,7 +23,7 @@ import {
   saveBrand,
   setBrandLogo,
 } from '../creators/domains.ts'
-import { schoolById, schoolBySlug, schoolOfCourse } from '../creators/schools.ts'
+import { schoolById, schoolBySlug, schoolOfCourse, schoolsOfCourses } from '../creators/schools.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { DomainError } from '../kernel/errors.ts'
@@ -191,13 +191,11 @@ export async function brandOfOrderLines(
   lines: readonly { kind: string; course_id: string | null }[],
 ): Promise<SchoolBrand | null> {
   if (lines.length === 0 || lines.some((line) => line.kind !== 'course' || !line.course_id)) return null
-  let only: { id: string; ownerId: string } | null = null
-  for (const courseId of new Set(lines.map((line) => line.course_id as string))) {
-    const school = await schoolOfCourse(db, courseId)
-    if (!school || (only && only.id !== school.id)) return null
-    only = school
-  }
-  return only ? liveBrand(db, { schoolId: only.id, ownerId: only.ownerId }) : null
+  const courseIds = [...new Set(lines.map((line) => line.course_id as string))]
+  const schools = await schoolsOfCourses(db, courseIds)
+  const only = schools.get(courseIds[0] as string)
+  if (!only || courseIds.some((id) => schools.get(id)?.id !== only.id)) return null
+  return liveBrand(db, { schoolId: only.id, ownerId: only.ownerId })
 }
 
 export interface HostSchool {

@@ -7,7 +7,7 @@ import { lineNetMinor } from '../../src-shared/money.ts'
 import { API_ENROLMENT_SOURCE } from '../../src-shared/schemas/api-v1.ts'
 import type { WebhookEventData, WebhookEventType } from '../../src-shared/schemas/webhooks.ts'
 import { courseGrantsOfLines } from '../access/course-holders.ts'
-import { schoolById, schoolOfCourse } from '../creators/schools.ts'
+import { type School, schoolById, schoolOfCourse, schoolsOfCourses } from '../creators/schools.ts'
 import * as clock from '../kernel/clock.ts'
 import type { DB } from '../kernel/db.ts'
 import { newEventId, recordEvent } from '../webhooks/deliveries.ts'
@@ -16,13 +16,39 @@ import { ownerPlanIncludes } from './creator-standing.ts'
 /** The events about one course (all but bundle.purchased), whose data names the course. */
 type CourseEventType = Exclude<WebhookEventType, 'bundle.purchased'>
 
+/**
+ * The schools of courses already read in a transaction, by course id (null: the course has none). A paid order emits
+ * up to three events per course (order.paid, enrolment.granted, bundle.purchased), and a course's owner does not change
+ * inside the transaction that pays for it. Kept per transaction only: outside one, a creator may open a school between
+ * two calls.
+ */
+const schoolsReadIn = new WeakMap<DB, Map<string, School | null>>()
+
+/** Reads the schools of these courses in one query, for the events the transaction is about to emit about them. */
+export async function readSchoolsOfCourses(trx: DB, courseIds: readonly string[]): Promise<void> {
+  if (!trx.isTransaction) return
+  const known = schoolsReadIn.get(trx) ?? new Map<string, School | null>()
+  schoolsReadIn.set(trx, known)
+  const unknown = [...new Set(courseIds)].filter((id) => !known.has(id))
+  const schools = await schoolsOfCourses(trx, unknown)
+  for (const id of unknown) known.set(id, schools.get(id) ?? null)
+}
+
+async function courseSchool(trx: DB, courseId: string): Promise<School | null> {
+  const known = schoolsReadIn.get(trx)
+  if (known?.has(courseId)) return known.get(courseId) ?? null
+  const school = await schoolOfCourse(trx, courseId)
+  if (trx.isTransaction) schoolsReadIn.set(trx, (known ?? new Map()).set(courseId, school))
+  return school
+}
+
 export async function emitCourseEvent<T extends CourseEventType>(
   trx: DB,
   courseId: string,
   type: T,
   data: Omit<WebhookEventData<T>, 'courseId'>,
 ): Promise<void> {
-  const school = await schoolOfCourse(trx, courseId)
+  const school = await courseSchool(trx, courseId)
   if (!school) return
   await emitSchoolEvent(trx, school.id, type, { courseId, ...data } as WebhookEventData<T>)
 }
@@ -62,7 +88,7 @@ export async function emitBundlesPaid(trx: DB, order: { id: string; userId: stri
   const groups = new Map<string, { schoolId: string; bundleId: string; title: string | null; lines: typeof lines }>()
   for (const line of lines) {
     if (!line.course_id || !line.bundle_id) continue
-    const school = await schoolOfCourse(trx, line.course_id)
+    const school = await courseSchool(trx, line.course_id)
     if (!school) continue
     const key = `${line.bundle_id}:${school.id}`
     const group = groups.get(key) ?? {

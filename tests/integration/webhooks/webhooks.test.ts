@@ -179,6 +179,32 @@ describe('signed deliveries', { timeout: 90_000 }, () => {
     expect(log.filter((row) => row.status === 'pending')).toHaveLength(2)
   })
 
+  it('an order of two schools’ courses and a course without a school: each school is told of its own course only', async () => {
+    // The paid order reads its courses' schools once for all its events (flows/webhook-events.ts readSchoolsOfCourses).
+    const first = await enterpriseEndpoint()
+    const second = await enterpriseEndpoint()
+    const courseOf = async (owner: typeof first.owner) => {
+      const created = await createCreatorCourse(db(), owner, { status: 'published' })
+      return { id: created.id, title: created.title, price_minor: 2500 }
+    }
+    const [firstCourse, secondCourse] = [await courseOf(first.owner), await courseOf(second.owner)]
+    const house = await db()
+      .selectFrom('courses')
+      .select(['id', 'title', 'price_minor'])
+      .where('owner_id', 'is', null)
+      .executeTakeFirstOrThrow()
+    const sale = await sell(db(), [firstCourse, house, secondCourse])
+    for (const [school, course] of [
+      [first, firstCourse],
+      [second, secondCourse],
+    ] as const) {
+      const told = await pendingDeliveries(school.endpointId)
+      expect(told.map((row) => row.event_type).sort()).toEqual(['enrolment.granted', 'order.paid'])
+      for (const row of told)
+        expect(row.payload).toMatchObject({ data: { courseId: course.id, orderId: sale.orderId } })
+    }
+  })
+
   it('a line refunded, then the rest of the order: each line is reported given back once', async () => {
     const { owner, endpointId } = await enterpriseEndpoint(['order.refunded', 'enrolment.revoked'])
     const [first, second] = await Promise.all([
