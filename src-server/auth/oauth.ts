@@ -2,9 +2,10 @@
 // provider identity becomes a local account (an existing link, else the account with the same verified
 // e-mail, else a new verified account).
 
-import { Facebook, Google } from 'arctic'
+import type { Facebook, Google } from 'arctic'
 import { SIGN_IN_FAILURES, type SignInFailureCode } from '../../src-shared/sign-in-failures.ts'
 import type { DB } from '../kernel/db.ts'
+import { onFirstUse } from '../kernel/on-first-use.ts'
 import { accountWithEmail, trustProvenOwner } from './proven-email.ts'
 
 export const OAUTH_PROVIDERS = ['google', 'facebook'] as const
@@ -36,9 +37,17 @@ export interface ProviderProfile {
 
 export type OAuthClient = { provider: 'google'; client: Google } | { provider: 'facebook'; client: Facebook }
 
-export function oauthClient(provider: OAuthProvider, credentials: OAuthCredentials, publicUrl: string): OAuthClient {
+/** Arctic, loaded by the first Google or Facebook sign-in: few requests are one (decision 0165). */
+export const arctic = onFirstUse(() => import('arctic'))
+
+export async function oauthClient(
+  provider: OAuthProvider,
+  credentials: OAuthCredentials,
+  publicUrl: string,
+): Promise<OAuthClient> {
   const config = credentials[provider]
   if (!config) throw new OAuthFailure('not_configured', `${PROVIDER_LABEL[provider]} sign-in is not configured`)
+  const { Facebook, Google } = await arctic()
   const redirectUri = `${publicUrl}/auth/${provider}/callback`
   return provider === 'google'
     ? { provider, client: new Google(config.clientId, config.clientSecret, redirectUri) }

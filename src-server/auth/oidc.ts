@@ -3,9 +3,14 @@
 // the ID token's signature, issuer, audience and expiry: all openid-client's). No code, token or secret leaves here.
 // Every request to the provider (discovery, token, JWKS, userinfo) goes through kernel/private-targets.ts: a school's
 // issuer, or an endpoint its discovery document names, on a private or loopback address is refused (SSRF).
-import * as oidc from 'openid-client'
+import type { Configuration, CustomFetch } from 'openid-client'
 import type { SignInFailureCode } from '../../src-shared/sign-in-failures.ts'
+import { onFirstUse } from '../kernel/on-first-use.ts'
 import { guardedFetch, isPrivateLiteral, isPrivateTargetError } from '../kernel/private-targets.ts'
+
+/** openid-client, loaded by the first school sign-in or provider check: few requests are one (decision 0165). */
+const openidClient = onFirstUse(() => import('openid-client'))
+type Oidc = Awaited<ReturnType<typeof openidClient>>
 
 /**
  * A school's sign-in refused or failed: `code` is what the browser is sent (the page has its own words for it, decision
@@ -25,7 +30,7 @@ export class SsoFailure extends Error {
 }
 
 /** The provider's own OAuth error code (RFC 6749 §5.2: invalid_client, invalid_grant …), at most 60 characters. */
-function providerErrorOf(error: unknown): string | undefined {
+function providerErrorOf(oidc: Oidc, error: unknown): string | undefined {
   let code: unknown
   if (error instanceof oidc.ResponseBodyError || error instanceof oidc.AuthorizationResponseError) code = error.error
   else if (error instanceof oidc.WWWAuthenticateChallengeError) code = error.cause[0]?.parameters.error
@@ -64,9 +69,9 @@ export function issuerIsPrivateLiteral(issuer: string, allowHttp: 'loopback' | u
 }
 
 /** An SsoFailure naming a private address when that is why the request failed, else the given reason. */
-function failure(error: unknown, code: SignInFailureCode, reason: string): SsoFailure {
+function failure(oidc: Oidc, error: unknown, code: SignInFailureCode, reason: string): SsoFailure {
   if (isPrivateTargetError(error)) return new SsoFailure('sso_provider_error', PRIVATE_ISSUER_MESSAGE, { cause: error })
-  return new SsoFailure(code, reason, { cause: error, providerError: providerErrorOf(error) })
+  return new SsoFailure(code, reason, { cause: error, providerError: providerErrorOf(oidc, error) })
 }
 
 /**
@@ -85,7 +90,7 @@ export class IssuerMismatch extends SsoFailure {
   }
 }
 
-function issuerMismatchOf(error: unknown, expected: string): IssuerMismatch | null {
+function issuerMismatchOf(oidc: Oidc, error: unknown, expected: string): IssuerMismatch | null {
   if (!(error instanceof oidc.ClientError) || error.code !== 'OAUTH_JSON_ATTRIBUTE_COMPARISON_FAILED') return null
   const cause = error.cause as { attribute?: unknown; body?: { issuer?: unknown } } | undefined
   if (cause?.attribute !== 'issuer') return null
@@ -109,7 +114,7 @@ export function issuerAllowed(issuer: string, allowHttp: 'loopback' | undefined)
   return url.protocol === 'http:' && allowHttp === 'loopback' && LOOPBACK.has(url.hostname)
 }
 
-export async function discover(settings: OidcClientSettings): Promise<oidc.Configuration> {
+export async function discover(settings: OidcClientSettings): Promise<Configuration> {
   if (!issuerAllowed(settings.issuer, settings.allowHttp)) {
     throw new SsoFailure('sso_provider_error', 'the issuer must be an https address')
   }
@@ -117,6 +122,7 @@ export async function discover(settings: OidcClientSettings): Promise<oidc.Confi
     throw new SsoFailure('sso_provider_error', PRIVATE_ISSUER_MESSAGE)
   }
   const insecure = new URL(settings.issuer).protocol === 'http:'
+  const oidc = await openidClient()
   try {
     return await oidc.discovery(
       new URL(settings.issuer),
@@ -127,13 +133,13 @@ export async function discover(settings: OidcClientSettings): Promise<oidc.Confi
         timeout: TIMEOUT_S,
         execute: insecure ? [oidc.allowInsecureRequests] : [],
         // Kept by the configuration for every later request (token, JWKS, userinfo).
-        [oidc.customFetch]: guardedFetch(allowsPrivateIssuer(settings.allowHttp)) as oidc.CustomFetch,
+        [oidc.customFetch]: guardedFetch(allowsPrivateIssuer(settings.allowHttp)) as CustomFetch,
       },
     )
   } catch (error) {
     throw (
-      issuerMismatchOf(error, settings.issuer) ??
-      failure(error, 'sso_unreachable', 'the school’s identity provider could not be reached')
+      issuerMismatchOf(oidc, error, settings.issuer) ??
+      failure(oidc, error, 'sso_unreachable', 'the school’s identity provider could not be reached')
     )
   }
 }
@@ -146,10 +152,11 @@ export interface AuthorizationStart {
 }
 
 export async function authorizationRequest(
-  config: oidc.Configuration,
+  config: Configuration,
   redirectUri: string,
   loginHint?: string,
 ): Promise<AuthorizationStart> {
+  const oidc = await openidClient()
   const verifier = oidc.randomPKCECodeVerifier()
   const state = oidc.randomState()
   const nonce = oidc.randomNonce()
@@ -182,11 +189,12 @@ const text = (value: unknown) => (typeof value === 'string' ? value.trim().slice
  * token, completed by the userinfo endpoint when the token carries no e-mail.
  */
 export async function completeAuthorization(
-  config: oidc.Configuration,
+  config: Configuration,
   callbackUrl: URL,
   checks: { state: string; nonce: string; verifier: string },
 ): Promise<SsoIdentity> {
-  let tokens: Awaited<ReturnType<typeof oidc.authorizationCodeGrant>>
+  const oidc = await openidClient()
+  let tokens: Awaited<ReturnType<Oidc['authorizationCodeGrant']>>
   try {
     tokens = await oidc.authorizationCodeGrant(config, callbackUrl, {
       expectedState: checks.state,
@@ -195,7 +203,7 @@ export async function completeAuthorization(
       idTokenExpected: true,
     })
   } catch (error) {
-    throw failure(error, 'sso_not_confirmed', 'the identity provider did not confirm the sign-in')
+    throw failure(oidc, error, 'sso_not_confirmed', 'the identity provider did not confirm the sign-in')
   }
   const claims = tokens.claims()
   if (!claims) throw new SsoFailure('sso_provider_error', 'the identity provider sent no ID token')
@@ -204,7 +212,7 @@ export async function completeAuthorization(
     try {
       info = { ...(await oidc.fetchUserInfo(config, tokens.access_token, claims.sub)), ...claims }
     } catch (error) {
-      throw failure(error, 'sso_provider_error', 'the identity provider did not give the e-mail address')
+      throw failure(oidc, error, 'sso_provider_error', 'the identity provider did not give the e-mail address')
     }
   }
   const name = text(info.name)

@@ -2,12 +2,12 @@
 // returns to /auth/{provider}/callback. State (and Google's PKCE verifier) and where to go afterwards live in
 // short-lived HttpOnly cookies. Failures never throw: they redirect with a code the page has words for
 // (src-shared/sign-in-failures.ts, decision 0144), never with text.
-import { ArcticFetchError, generateCodeVerifier, generateState, OAuth2RequestError } from 'arctic'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { DELETION_CANCEL_PATH, safeReturnPath, TWO_FACTOR_SETUP_PATH } from '../../src-shared/auth.ts'
 import { isStaff, staffRoleNeedsTwoFactor } from '../../src-shared/roles.ts'
 import { type SignInFailureCode, signInFailurePath } from '../../src-shared/sign-in-failures.ts'
 import {
+  arctic,
   exchangeCode,
   fetchProfile,
   linkOrCreateUser,
@@ -55,8 +55,9 @@ function failureUrl(mode: Flow['mode'], provider: OAuthProvider, code: SignInFai
   return signInFailurePath(mode === 'admin' ? '/admin/login' : '/auth/callback', provider, code, schoolSlug)
 }
 
-function codeOf(error: unknown): SignInFailureCode {
+async function codeOf(error: unknown): Promise<SignInFailureCode> {
   if (error instanceof OAuthFailure) return error.code
+  const { ArcticFetchError, OAuth2RequestError } = await arctic()
   if (error instanceof OAuth2RequestError) return 'code_refused'
   if (error instanceof ArcticFetchError) return 'unreachable'
   return 'failed'
@@ -73,7 +74,8 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: HttpDeps, creden
       const mode = request.query.mode === 'admin' ? 'admin' : 'user'
       const redirect = safeReturnPath(request.query.redirect)
       try {
-        const oauth = oauthClient(provider, credentials, deps.config.publicUrl)
+        const oauth = await oauthClient(provider, credentials, deps.config.publicUrl)
+        const { generateCodeVerifier, generateState } = await arctic()
         const state = generateState()
         let url: URL
         if (oauth.provider === 'google') {
@@ -87,7 +89,7 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: HttpDeps, creden
         reply.setCookie(FLOW_COOKIE, JSON.stringify({ provider, mode, redirect } satisfies Flow), cookieOptions)
         return reply.redirect(url.toString())
       } catch (error) {
-        return reply.redirect(failureUrl(mode, provider, codeOf(error)))
+        return reply.redirect(failureUrl(mode, provider, await codeOf(error)))
       }
     })
 
@@ -108,7 +110,7 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: HttpDeps, creden
           return fail('expired')
         }
         try {
-          const oauth = oauthClient(provider, credentials, deps.config.publicUrl)
+          const oauth = await oauthClient(provider, credentials, deps.config.publicUrl)
           const tokens = await exchangeCode(oauth, code, verifier ?? '')
           const profile = await fetchProfile(provider, tokens.accessToken())
           const user = await linkOrCreateUser(deps.db, provider, profile, {
@@ -140,7 +142,7 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: HttpDeps, creden
           // A refusal, not a failure: nothing to log.
           if (error instanceof AccountSuspended) return fail('suspended')
           if (!(error instanceof OAuthFailure)) request.log.warn({ err: error, provider }, 'OAuth sign-in failed')
-          return fail(codeOf(error))
+          return fail(await codeOf(error))
         }
       },
     )

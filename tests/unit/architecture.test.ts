@@ -241,6 +241,8 @@ describe('server architecture', () => {
       'zod-openapi',
       'markdown-it',
       'sanitize-html',
+      'arctic',
+      'openid-client',
     ]
     const atStart = packagesLoadedBy(path.join(SERVER, 'main.ts'), read)
     expect(

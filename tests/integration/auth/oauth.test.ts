@@ -226,7 +226,7 @@ describe('an unconfigured provider', () => {
   it('refuses within the limit when the provider takes the code and never answers', async () => {
     fake.hangingCodes.add('code-that-hangs')
     for (const provider of ['google', 'facebook'] as const) {
-      const oauth = oauthClient(provider, CREDENTIALS, server.baseUrl)
+      const oauth = await oauthClient(provider, CREDENTIALS, server.baseUrl)
       const started = Date.now()
       await expect(exchangeCode(oauth, 'code-that-hangs', 'verifier', 200)).rejects.toThrow(
         new OAuthFailure('unreachable', 'the provider could not be reached'),
