@@ -46,7 +46,7 @@ async function describeBundles(db: DB, userId: string, lines: CartLine[]): Promi
   return lines.flatMap((line) => {
     if (!line.bundleId) return [line]
     const courses = coursesOf.get(line.bundleId) ?? []
-    if (!bundleOnSale(courses, line.currency)) return []
+    if (!bundleOnSale(courses, line)) return []
     const titles = (ids: Set<string>) => courses.filter((course) => ids.has(course.id)).map((course) => course.title)
     return [
       {

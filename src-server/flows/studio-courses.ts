@@ -2,9 +2,16 @@
 // course, and a save of its details. Every course is reached through assertCourseRole: a course the creator may not
 // edit is not found. Price changes need the owner; on a course on sale the reviewed fields become a draft revision.
 import type { z } from 'zod'
-import { coursePrices, normalPrices, samePrices } from '../../src-shared/course-prices.ts'
+import {
+  type CoursePrices,
+  coursePrices,
+  normalPrices,
+  priceColumns,
+  samePrices,
+} from '../../src-shared/course-prices.ts'
 import { CREATOR_PLAN_LIMITS, type CreatorLimitOverrides, type CreatorPlanId } from '../../src-shared/creator-plans.ts'
-import { toMinorUnits } from '../../src-shared/money.ts'
+import { formatMoney, toMinorUnits } from '../../src-shared/money.ts'
+import { BUNDLE_MESSAGES, bundleOnSale, coursesTotalMinor } from '../../src-shared/schemas/bundles.ts'
 import type { studioCourseInput, studioCreateInput, studioListInput } from '../../src-shared/schemas/studio.ts'
 import { assertCategory, freeCourseId } from '../catalog/course-editing.ts'
 import { assertCourseImage } from '../catalog/course-image.ts'
@@ -23,10 +30,41 @@ import { readStudioCurriculum } from '../catalog/studio-curriculum.ts'
 import { addCourseOwner, assertCourseRole, countOwnedCourses } from '../creators/course-team.ts'
 import type { Creator } from '../creators/repository.ts'
 import type { DB } from '../kernel/db.ts'
+import { DomainError } from '../kernel/errors.ts'
+import { ownerBundlesHolding } from '../promotions/bundles.ts'
 import type { FileStorage } from '../storage/storage.ts'
 import { creatorStanding } from './creator-standing.ts'
 
 const PLAN_ORDER: CreatorPlanId[] = ['basic', 'pro', 'enterprise']
+
+/**
+ * A lower price must not bring one of the owner's published bundles holding the course to its courses' total or
+ * above: the creator is told to lower the bundle first, and nothing is saved. (A bundle of staff's, which the creator
+ * cannot change, goes off sale by itself when the price goes live: shared/schemas/bundles.ts brokenSaleRule.)
+ */
+async function assertBundlesStillCheaper(
+  trx: DB,
+  ownerId: string,
+  course: { id: string; currency: string },
+  prices: CoursePrices,
+) {
+  const repriced = priceColumns(prices, course.currency)
+  for (const bundle of await ownerBundlesHolding(trx, ownerId, course.id)) {
+    const sale = { currency: bundle.currency, priceMinor: bundle.price_minor }
+    const after = bundle.courses.map((row) => (row.id === course.id ? { ...row, ...repriced } : row))
+    if (!bundleOnSale(bundle.courses, sale) || coursesTotalMinor(after, bundle.currency) > bundle.price_minor) continue
+    const money = (minor: number) => formatMoney(minor, bundle.currency)
+    throw new DomainError(
+      'invalid',
+      BUNDLE_MESSAGES.undercut(
+        bundle.title,
+        money(bundle.price_minor),
+        money(coursesTotalMinor(after, bundle.currency)),
+      ),
+      { field: bundle.currency === 'GBP' ? 'priceGbp' : 'priceUsd' },
+    )
+  }
+}
 
 /** The plan and its counts; without a live plan, the smallest plan that would hold what the creator has built. */
 export async function studioStanding(db: DB, userId: string, overrides?: CreatorLimitOverrides) {
@@ -129,7 +167,10 @@ export async function saveStudioCourse(
       USD: draft.priceUsdMinor !== undefined ? draft.priceUsdMinor : livePrices.USD,
       GBP: draft.priceGbpMinor !== undefined ? draft.priceGbpMinor : livePrices.GBP,
     }
-    if (!samePrices(prices, shown)) await assertCourseRole(trx, userId, input.courseId, 'owner')
+    if (!samePrices(prices, shown)) {
+      await assertCourseRole(trx, userId, input.courseId, 'owner')
+      await assertBundlesStillCheaper(trx, userId, { id: input.courseId, currency: row.currency }, prices)
+    }
     const immediate = {
       subtitle: input.subtitle,
       categoryId: input.categoryId,

@@ -1,13 +1,14 @@
 // Bundles (issue 32): several courses sold at one price. This leaf owns bundles and bundle_courses; it reads the
 // courses it bundles. The split of a bundle's price over its courses is made here once per order (largest
 // remainder, weighted by the courses' prices in the bundle's currency) and stored on the order's lines by orders/.
-import type { Transaction } from 'kysely'
+import type { ExpressionBuilder, Transaction } from 'kysely'
 import type { Database } from '../../db/types.ts'
 import { allocate, type Currency } from '../../src-shared/money.ts'
 import {
   BUNDLE_MESSAGES,
   bundleOffSaleReason,
   bundleOnSale,
+  coursesTotalMinor,
   priceInBundleCurrency,
 } from '../../src-shared/schemas/bundles.ts'
 import * as clock from '../kernel/clock.ts'
@@ -202,13 +203,14 @@ type CourseRow = Awaited<ReturnType<typeof courseRows>>[number]
 
 function describe<B extends BundleRow>(bundle: B, courses: readonly CourseRow[]) {
   const priced = courses.map((course) => ({ course, priceMinor: priceInBundleCurrency(course, bundle.currency) }))
-  const listTotalMinor = priced.reduce((sum, { priceMinor }) => sum + (priceMinor ?? 0), 0)
+  const listTotalMinor = coursesTotalMinor(courses, bundle.currency)
+  const sale = { currency: bundle.currency, priceMinor: bundle.price_minor }
   return {
     ...bundle,
-    /** Every course still on sale, in the bundle's currency: only then can the bundle be bought. */
-    onSale: bundleOnSale(courses, bundle.currency),
+    /** Every course still on sale, in the bundle's currency, for more than the bundle: only then can it be bought. */
+    onSale: bundleOnSale(courses, sale),
     /** Why it cannot be bought (null while it can): the studio and admin lists say it (stop 84). */
-    offSaleReason: bundleOffSaleReason(courses, bundle.currency),
+    offSaleReason: bundleOffSaleReason(courses, sale),
     /** The courses' total in the bundle's currency: a true figure only while the bundle is on sale. */
     listTotalMinor,
     savingPercent: savingPercent(bundle.price_minor, listTotalMinor),
@@ -233,24 +235,39 @@ export async function publishedBundles(db: DB, filter: { slug?: string; courseId
     .orderBy('b.id')
   if (filter.slug !== undefined) query = query.where('b.slug', '=', filter.slug)
   if (filter.ownerId !== undefined) query = query.where('b.owner_id', '=', filter.ownerId)
-  if (filter.courseId !== undefined) {
-    const courseId = filter.courseId
-    query = query.where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom('bundle_courses as bc')
-          .select('bc.course_id')
-          .whereRef('bc.bundle_id', '=', 'b.id')
-          .where('bc.course_id', '=', courseId),
-      ),
-    )
-  }
+  if (filter.courseId !== undefined) query = query.where(holdsCourse(filter.courseId))
   const bundles = await query.limit(50).execute()
   const courses = await bundleCourseRows(
     db,
     bundles.map((b) => b.id),
   )
   return bundles.map((bundle) => describe(bundle, courses.get(bundle.id) ?? [])).filter((bundle) => bundle.onSale)
+}
+
+/** A `bundles as b` row holds this course. */
+const holdsCourse = (courseId: string) => (eb: ExpressionBuilder<Database & { b: Database['bundles'] }, 'b'>) =>
+  eb.exists(
+    eb
+      .selectFrom('bundle_courses as bc')
+      .select('bc.course_id')
+      .whereRef('bc.bundle_id', '=', 'b.id')
+      .where('bc.course_id', '=', courseId),
+  )
+
+/** The owner's published bundles holding this course, with their courses' prices: what a price change is checked on. */
+export async function ownerBundlesHolding(db: DB, ownerId: string, courseId: string) {
+  const bundles = await db
+    .selectFrom('bundles as b')
+    .select(['b.id', 'b.title', 'b.currency', 'b.price_minor'])
+    .where('b.published', '=', true)
+    .where('b.owner_id', '=', ownerId)
+    .where(holdsCourse(courseId))
+    .execute()
+  const courses = await bundleCourseRows(
+    db,
+    bundles.map((bundle) => bundle.id),
+  )
+  return bundles.map((bundle) => ({ ...bundle, courses: courses.get(bundle.id) ?? [] }))
 }
 
 /** The bundle page's bundle: published and every course on sale, else null (the page says not found). */

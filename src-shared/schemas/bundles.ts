@@ -1,7 +1,7 @@
 // Bundle inputs (issue 32), shared by the studio and admin editors and their procedures (the server enforces them).
 import { z } from 'zod'
 import { type CoursePriceRow, coursePrices } from '../course-prices.ts'
-import { CURRENCIES } from '../money.ts'
+import { CURRENCIES, formatMoney } from '../money.ts'
 import { courseIdSchema } from './catalog.ts'
 
 export const BUNDLE_LIMITS = { title: 200, description: 4000, minCourses: 2, maxCourses: 20, maxPriceMinor: 999_999 }
@@ -18,21 +18,34 @@ export function priceInBundleCurrency(course: CoursePriceRow, currency: string):
 
 type OnSaleCourse = CoursePriceRow & { status: string }
 
+/** A bundle as its sale rules read it: its currency and its price. */
+export interface BundlePrice {
+  currency: string
+  priceMinor: number
+}
+
+/** The courses' total in the bundle's currency (a course not sold in it counts 0: that rule is checked first). */
+export const coursesTotalMinor = (courses: readonly CoursePriceRow[], currency: string) =>
+  courses.reduce((sum, course) => sum + (priceInBundleCurrency(course, currency) ?? 0), 0)
+
 /**
  * The rule a bundle breaks, with the courses that break it, or null while it can be bought: at least two courses,
- * every one of them still on sale, in the bundle's currency.
+ * every one of them still on sale, in the bundle's currency, and a price below their total. The editors refuse a
+ * price that saves nothing; a course's price lowered later (a reviewed change, staff's edit) can bring the total down
+ * to it, and the bundle is then off sale until its price is lowered.
  */
-function brokenSaleRule<Course extends OnSaleCourse>(courses: readonly Course[], currency: string) {
+function brokenSaleRule<Course extends OnSaleCourse>(courses: readonly Course[], bundle: BundlePrice) {
   if (courses.length < BUNDLE_LIMITS.minCourses) return { rule: 'size' as const, courses: [] as Course[] }
   const unpublished = courses.filter((course) => course.status !== 'published')
   if (unpublished.length > 0) return { rule: 'published' as const, courses: unpublished }
-  const elsewhere = courses.filter((course) => priceInBundleCurrency(course, currency) === null)
+  const elsewhere = courses.filter((course) => priceInBundleCurrency(course, bundle.currency) === null)
   if (elsewhere.length > 0) return { rule: 'currency' as const, courses: elsewhere }
+  if (bundle.priceMinor >= coursesTotalMinor(courses, bundle.currency)) return { rule: 'price' as const, courses }
   return null
 }
 
-export function bundleOnSale(courses: readonly OnSaleCourse[], currency: string): boolean {
-  return brokenSaleRule(courses, currency) === null
+export function bundleOnSale(courses: readonly OnSaleCourse[], bundle: BundlePrice): boolean {
+  return brokenSaleRule(courses, bundle) === null
 }
 
 /**
@@ -41,11 +54,16 @@ export function bundleOnSale(courses: readonly OnSaleCourse[], currency: string)
  */
 export function bundleOffSaleReason(
   courses: readonly (OnSaleCourse & { title: string })[],
-  currency: string,
+  bundle: BundlePrice,
 ): string | null {
-  const broken = brokenSaleRule(courses, currency)
+  const { currency } = bundle
+  const broken = brokenSaleRule(courses, bundle)
   if (!broken) return null
   if (broken.rule === 'size') return `a bundle needs at least ${BUNDLE_LIMITS.minCourses} courses`
+  if (broken.rule === 'price') {
+    const total = formatMoney(coursesTotalMinor(courses, currency), currency)
+    return `its price (${formatMoney(bundle.priceMinor, currency)}) is not below its courses’ total (${total}) since a course’s price went down: lower it to sell the bundle again`
+  }
   const named = `${broken.courses.map((course) => `“${course.title}”`).join(', ')} ${broken.courses.length === 1 ? 'is' : 'are'}`
   return broken.rule === 'published'
     ? `${named} not published, and every course must be on sale`
@@ -64,6 +82,9 @@ export const BUNDLE_MESSAGES = {
   mixedCurrency: 'All courses of a bundle must be sold in the same currency',
   currency: 'The bundle price must be in the courses’ currency',
   notCheaper: 'The bundle price must be less than the courses’ total',
+  /** A creator's new course price that would bring one of their published bundles' courses to its price or below. */
+  undercut: (title: string, bundlePrice: string, coursesTotal: string) =>
+    `Your bundle “${title}” costs ${bundlePrice}, and at this price its courses would come to ${coursesTotal}: a bundle must cost less than its courses. Lower the bundle’s price first, in Bundles.`,
   planNeeded: 'Bundles are a Pro feature: choose the Pro or Enterprise plan to sell bundles',
   notFound: 'Bundle not found',
   sold: 'This bundle has been bought, so it stays with its buyers’ orders: unpublish it to take it off sale',

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { PaymentsConfig } from '../../../src-server/payments/config.ts'
 import { allocate } from '../../../src-shared/money.ts'
 import { BUNDLE_MESSAGES } from '../../../src-shared/schemas/bundles.ts'
+import type { StudioCourseInput } from '../../../src-shared/schemas/studio.ts'
 import { createCreator } from '../../support/creator-courses.ts'
 import { ownedCourse, type SoldCourse } from '../../support/earnings.ts'
 import { createUser, type TestUser } from '../../support/factories.ts'
@@ -270,5 +271,91 @@ describe('buying a bundle', () => {
     expect(await anyone.bundles.bySlug({ slug: 'bought-bundle' })).toBeNull()
     await db().updateTable('courses').set({ status: 'published' }).where('id', '=', courses[2]!.id).execute()
     expect(await anyone.bundles.bySlug({ slug: 'no-such-bundle' })).toBeNull()
+  })
+
+  it('refuses its creator a course price that would bring the courses’ total to a bundle’s price, saving nothing', async () => {
+    const studio = await shopCaller(db(), pro)
+    // B + C = 20.00 + 9.99 = 29.99 against 25.00.
+    const { id: pairId } = await studio.bundles.studio.create(
+      draft([courses[1]!.id, courses[2]!.id], '25.00', { title: 'Pair bundle', slug: 'pair-bundle' }),
+    )
+    const course = await studio.studio.course({ courseId: courses[1]!.id })
+    const save = (priceUsd: string) =>
+      studio.studio.updateCourse({
+        courseId: course.id,
+        title: course.title,
+        subtitle: course.subtitle,
+        categoryId: course.categoryId,
+        level: course.level as StudioCourseInput['level'],
+        language: course.language,
+        description: course.description,
+        whatYouWillLearn: course.whatYouWillLearn,
+        requirements: course.requirements,
+        imageUrl: course.imageUrl,
+        priceUsd,
+        priceGbp: '',
+        certificate: course.certificate,
+      })
+    try {
+      expect(await message(save('15.01'))).toBe(
+        'Your bundle “Pair bundle” costs $25.00, and at this price its courses would come to $25.00: a bundle must cost less than its courses. Lower the bundle’s price first, in Bundles.',
+      )
+      expect((await studio.studio.course({ courseId: course.id })).pending).toEqual({})
+      // A cent more leaves the bundle cheaper: the change waits for review as any other.
+      expect((await save('15.02')).pending).toMatchObject({ priceUsdMinor: 1502 })
+    } finally {
+      await db().deleteFrom('course_drafts').where('course_id', '=', course.id).execute()
+      await studio.bundles.studio.remove({ bundleId: pairId })
+    }
+  })
+
+  it('is off sale once a course’s lowered price brings the courses’ total down to its price, until it is lowered', async () => {
+    const anyone = await shopCaller(db(), null)
+    const studio = await shopCaller(db(), pro)
+    const row = async () => (await studio.bundles.studio.list()).find((bundle) => bundle.id === bundleId)
+    const buyer = await shopCaller(db(), await createUser(db()), payments)
+    await buyer.cart.add({ kind: 'bundle', bundleId })
+    const setPrice = (priceMinor: number) =>
+      db()
+        .updateTable('courses')
+        .set({ price_minor: priceMinor, price_usd_minor: priceMinor })
+        .where('id', '=', courses[0]!.id)
+        .execute()
+    try {
+      // 30.01 + 20.00 + 9.99 = 60.00 against 40.00; course A at 10.00 makes the courses 39.99, below the bundle.
+      await setPrice(1000)
+      expect(await anyone.bundles.bySlug({ slug: 'bought-bundle' })).toBeNull()
+      expect(await anyone.bundles.forCourse({ courseId: courses[1]!.id })).toEqual([])
+      expect(await row()).toMatchObject({
+        published: true,
+        onSale: false,
+        offSaleReason:
+          'its price ($40.00) is not below its courses’ total ($39.99) since a course’s price went down: lower it to sell the bundle again',
+      })
+      // The buyer's cart no longer offers it, so no checkout charges more than the courses on their own.
+      expect((await buyer.cart.list())?.items ?? []).toEqual([])
+      // At exactly the courses' total it saves nothing: still off sale.
+      await setPrice(1001)
+      expect((await row())?.onSale).toBe(false)
+
+      const bundle = await row()
+      await studio.bundles.studio.update({
+        ...draft(
+          courses.map((c) => c.id),
+          '35.00',
+          { slug: 'bought-bundle' },
+        ),
+        title: bundle!.title,
+        description: bundle!.description,
+        bundleId,
+      })
+      expect(await row()).toMatchObject({ onSale: true, offSaleReason: null, listTotalMinor: 4000 })
+      expect((await anyone.bundles.bySlug({ slug: 'bought-bundle' }))?.price_minor).toBe(3500)
+      expect((await buyer.cart.list())?.totals).toEqual([
+        expect.objectContaining({ currency: 'USD', totalMinor: 3500 }),
+      ])
+    } finally {
+      await setPrice(3001)
+    }
   })
 })
