@@ -215,6 +215,58 @@ test('a bundle taken off sale by a course sold only in pounds says so in the stu
   await expect(row.getByRole('link', { name: 'View' })).toHaveCount(0)
 })
 
+test('a course price that would make a bundle cost its courses’ total is refused under the price; lowered anyway, the bundle is off sale', async ({
+  page,
+  db,
+  baseURL,
+}) => {
+  // Decision 0166: $25.00 + $20.00 against a $39.99 bundle.
+  const {
+    stamp,
+    creator,
+    courses: [first, second],
+  } = await proCreatorWithTwoCourses(db, ['Dearer', 2500], ['Cheaper', 2000])
+  await seedBundle(db, {
+    courseIds: [first.id, second.id],
+    priceMinor: 3999,
+    title: `Pair ${stamp}`,
+    slug: `pair-${stamp}`,
+    ownerId: creator.id,
+  })
+  await signInAs(page, baseURL!, db, creator)
+  await page.goto(`/studio/courses/${encodeURIComponent(second.id)}`)
+  const price = page.getByLabel('Price in USD ($)')
+  await price.fill('14.99')
+  await page.getByRole('button', { name: 'Save details' }).click()
+  await expect(price).toHaveAccessibleDescription(
+    new RegExp(
+      `^Your bundle “Pair ${stamp}” costs \\$39\\.99, and at this price its courses would come to \\$39\\.99: a bundle must cost less than its courses\\.`,
+    ),
+  )
+  await expect(price).toBeFocused()
+  // Nothing was saved: no change waits for review.
+  expect(await db.selectFrom('course_drafts').select('course_id').where('course_id', '=', second.id).execute()).toEqual(
+    [],
+  )
+
+  // Staff lower the price anyway (a course edit of theirs): the bundle goes off sale, and the studio says why.
+  await db
+    .updateTable('courses')
+    .set({ price_usd_minor: 1000, price_minor: 1000 })
+    .where('id', '=', second.id)
+    .execute()
+  await page.goto('/studio/bundles')
+  await expect(
+    page
+      .getByTestId('bundle-row')
+      .filter({ hasText: `Pair ${stamp}` })
+      .getByTestId('bundle-off-sale'),
+  ).toHaveText(
+    'Not on sale: its price ($39.99) is not below its courses’ total ($35.00) since a course’s price went down: lower it to sell the bundle again.',
+  )
+  expect((await page.request.get(`/bundles/pair-${stamp}`)).status()).toBe(404)
+})
+
 test('a buyer who owns every course of a bundle is told so, with no button the server would refuse', async ({
   page,
   db,
