@@ -200,6 +200,15 @@ export async function writeStudioCourse(
     .execute()
 }
 
+/** The course's image alone (an immediate field: no review), in the caller's transaction. */
+export async function writeCourseImage(trx: DB, courseId: string, imageUrl: string): Promise<void> {
+  await trx
+    .updateTable('courses')
+    .set({ image_url: imageUrl || PLACEHOLDER_IMAGE_URL, updated_at: clock.now() })
+    .where('id', '=', courseId)
+    .execute()
+}
+
 /** The categories a course can be filed under, by name (the studio's category choice). */
 export function listCategoryChoices(db: DB) {
   return db.selectFrom('categories').select(['id', 'name']).orderBy('name').execute()

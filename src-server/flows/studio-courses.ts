@@ -12,7 +12,12 @@ import {
 import { CREATOR_PLAN_LIMITS, type CreatorLimitOverrides, type CreatorPlanId } from '../../src-shared/creator-plans.ts'
 import { formatMoney, toMinorUnits } from '../../src-shared/money.ts'
 import { BUNDLE_MESSAGES, bundleOnSale, coursesTotalMinor } from '../../src-shared/schemas/bundles.ts'
-import type { studioCourseInput, studioCreateInput, studioListInput } from '../../src-shared/schemas/studio.ts'
+import type {
+  studioCourseImageInput,
+  studioCourseInput,
+  studioCreateInput,
+  studioListInput,
+} from '../../src-shared/schemas/studio.ts'
 import { assertCategory, freeCourseId } from '../catalog/course-editing.ts'
 import { assertCourseImage } from '../catalog/course-image.ts'
 import {
@@ -24,6 +29,7 @@ import {
   REVIEWED_KEYS,
   type ReviewedFields,
   saveCourseDraft,
+  writeCourseImage,
   writeStudioCourse,
 } from '../catalog/studio-courses.ts'
 import { readStudioCurriculum } from '../catalog/studio-curriculum.ts'
@@ -197,6 +203,25 @@ export async function saveStudioCourse(
     }
     await writeStudioCourse(trx, input.courseId, immediate, null)
     await saveCourseDraft(trx, input.courseId, revision)
+  })
+  return studioCourse(db, userId, input.courseId)
+}
+
+/**
+ * Keeps a newly uploaded course image at once, as the upload's "Image uploaded successfully!" says (the rest of the
+ * details form waits for its Save). Any editor of the course may, as with Save details; the image is checked as there.
+ */
+export async function saveStudioCourseImage(
+  db: DB,
+  userId: string,
+  input: z.output<typeof studioCourseImageInput>,
+  images: Pick<FileStorage, 'keyFromUrl'>,
+) {
+  await assertCourseRole(db, userId, input.courseId)
+  await db.transaction().execute(async (trx) => {
+    const row = await findStudioCourse(trx, input.courseId, true)
+    assertCourseImage(input.imageUrl, images, row.image_url)
+    await writeCourseImage(trx, input.courseId, input.imageUrl)
   })
   return studioCourse(db, userId, input.courseId)
 }

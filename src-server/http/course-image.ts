@@ -1,6 +1,7 @@
 // POST /api/admin/course-image: an editor uploads a course image (checked by content, size-limited) to storage.
 // POST /api/studio/course-image: the same for an approved creator (the studio's course details), rate-limited.
-// The answer carries the URL the course form then saves; `?replace=1` is the edit dialog replacing an image.
+// The answer carries the URL: the admin's course dialog saves it with the course, the studio keeps it at once
+// (`studio.setCourseImage`); `?replace=1` is an image being replaced.
 import { randomBytes } from 'node:crypto'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { requireUser } from '../auth/require-user.ts'

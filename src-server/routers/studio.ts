@@ -12,6 +12,7 @@ import {
   lessonRef,
   renameSectionInput,
   sectionRef,
+  studioCourseImageInput,
   studioCourseInput,
   studioCreateInput,
   studioListInput,
@@ -22,6 +23,7 @@ import { studioEnrolmentInvites, withdrawStudioEnrolmentInvite } from '../flows/
 import {
   createStudioCourse,
   saveStudioCourse,
+  saveStudioCourseImage,
   studioCourse,
   studioCourses,
   studioStanding,
@@ -67,6 +69,10 @@ export const studioRouter = router({
   updateCourse: courseEditorProcedure
     .input(studioCourseInput)
     .mutation(({ ctx, input }) => saveStudioCourse(ctx.db, ctx.user.id, input, ctx.storage)),
+
+  setCourseImage: courseEditorProcedure
+    .input(studioCourseImageInput)
+    .mutation(({ ctx, input }) => saveStudioCourseImage(ctx.db, ctx.user.id, input, ctx.storage)),
 
   addSection: courseEditorProcedure
     .input(addSectionInput)

@@ -75,6 +75,8 @@ export const studioCourseInput = z.object({
 export type StudioCourseInput = z.input<typeof studioCourseInput>
 
 export const courseRef = z.object({ courseId: courseIdSchema })
+/** The course image alone, kept as soon as it is uploaded (the details form's other fields wait for its Save). */
+export const studioCourseImageInput = courseRef.extend({ imageUrl: studioCourseInput.shape.imageUrl })
 export const sectionRef = courseRef.extend({ sectionId: z.uuid() })
 export const lessonRef = courseRef.extend({ lessonId: z.uuid() })
 /** One of the owner's open enrolment invitations (decision 0128). */

@@ -142,6 +142,11 @@ test('the creator journey: apply, approval, Basic, a course built on a phone, re
   await page.getByLabel('Course image').setInputFiles({ name: 'hive.png', mimeType: 'image/png', buffer: PNG })
   await expect(page.getByText(COURSE_IMAGE_MESSAGES.uploaded)).toBeVisible()
   await expect(page.getByAltText('Course image preview')).toHaveAttribute('src', /^(?!\/placeholder\.svg)/)
+  // The image is the course's as soon as the toast says so, before Save details; what was typed meanwhile stays.
+  const imageOfCourse = async () =>
+    (await db.selectFrom('courses').select('image_url').where('id', '=', courseId).executeTakeFirstOrThrow()).image_url
+  await expect.poll(imageOfCourse).not.toBe('/placeholder.svg')
+  await expect(page.getByLabel('Subtitle')).toHaveValue('One healthy hive on a roof or a balcony')
   await page.getByRole('button', { name: 'Save details' }).click()
   await expect(page.getByText('Course saved')).toBeVisible()
   expect(await noSideScroll(page)).toBeLessThanOrEqual(0)

@@ -94,6 +94,18 @@ export function CourseDetailsForm({ course, categories }: { course: Course; cate
     }),
   )
 
+  // The image is the course's as soon as it is uploaded (the toast says so); the form's other fields wait for Save.
+  const keepImage = useMutation(
+    trpc.studio.setCourseImage.mutationOptions({
+      onSuccess: (saved) => {
+        queryClient.setQueryData(trpc.studio.course.queryKey({ courseId: course.id }), saved)
+        // The course list's picture and the publish checklist's "A course image" item follow.
+        void queryClient.invalidateQueries({ queryKey: trpc.studio.myCourses.pathKey() })
+        void queryClient.invalidateQueries({ queryKey: trpc.studioPublishing.page.queryKey({ courseId: course.id }) })
+      },
+    }),
+  )
+
   /** A field that shows the course's own value (none waits for review): its name, that value, the server's message. */
   const courseField = (name: 'subtitle' | 'categoryId' | 'level' | 'language') => ({
     name,
@@ -197,6 +209,7 @@ export function CourseDetailsForm({ course, categories }: { course: Course; cate
           value={imageUrl}
           replacing={Boolean(imageUrl)}
           onChange={setImageUrl}
+          keep={(url) => keepImage.mutateAsync({ courseId: course.id, imageUrl: url })}
           error={fields.errors.imageUrl}
         />
       </div>

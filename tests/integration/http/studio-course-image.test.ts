@@ -2,6 +2,7 @@
 // it on their course; a customer who is not a creator, staff, and visitors are refused.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
+import { COURSE_IMAGE_REFUSED } from '../../../src-shared/schemas/admin.ts'
 import { createTestDatabase } from '../../support/db.ts'
 import { callerAs, createSessionToken, createUser } from '../../support/factories.ts'
 import { startTestServer, type TestServer } from '../../support/http.ts'
@@ -64,6 +65,45 @@ describe('POST /api/studio/course-image', () => {
       certificate: true,
     })
     expect(saved.imageUrl).toBe(stored.body.url)
+  })
+
+  it('keeps an uploaded image on the course at once, for its editors only, from our storage only', async () => {
+    const creator = await makeCreator(database.db)
+    const caller = await callerAs(database.db, creator)
+    const { id } = await caller.studio.createCourse({
+      title: 'Kept cover',
+      categoryId: await developmentCategory(database.db),
+    })
+    const stored = await upload(creator.id, PNG)
+    const kept = await caller.studio.setCourseImage({ courseId: id, imageUrl: stored.body.url! })
+    expect(kept.imageUrl).toBe(stored.body.url)
+    const row = await database.db.selectFrom('courses').select('image_url').where('id', '=', id).executeTakeFirst()
+    expect(row?.image_url).toBe(stored.body.url)
+    // Nothing else of the course changed: the details form's other fields wait for its Save.
+    expect(kept.title).toBe('Kept cover')
+
+    const refusal = async (promise: Promise<unknown>) => {
+      try {
+        await promise
+        return 'OK'
+      } catch (error) {
+        return `${(error as { code?: string }).code}: ${(error as Error).message}`
+      }
+    }
+    expect(await refusal(caller.studio.setCourseImage({ courseId: id, imageUrl: 'https://evil.example/x.png' }))).toBe(
+      `BAD_REQUEST: ${COURSE_IMAGE_REFUSED}`,
+    )
+    const another = await callerAs(database.db, await makeCreator(database.db))
+    expect(await refusal(another.studio.setCourseImage({ courseId: id, imageUrl: stored.body.url! }))).toMatch(
+      /^NOT_FOUND/,
+    )
+    const customer = await callerAs(database.db, await createUser(database.db))
+    expect(await refusal(customer.studio.setCourseImage({ courseId: id, imageUrl: stored.body.url! }))).toMatch(
+      /^FORBIDDEN/,
+    )
+    expect(
+      (await database.db.selectFrom('courses').select('image_url').where('id', '=', id).executeTakeFirst())?.image_url,
+    ).toBe(stored.body.url)
   })
 
   it('refuses a non-image, a customer who is not a creator, staff and visitors', async () => {

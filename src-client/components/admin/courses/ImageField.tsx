@@ -3,7 +3,7 @@ import { useState } from 'react'
 import { TextField } from '#client/components/ui/form.tsx'
 import { SafeImage } from '#client/components/ui/SafeImage.tsx'
 import { Spinner } from '#client/components/ui/states.tsx'
-import { notify } from '#client/components/ui/toaster.tsx'
+import { notify, notifyError } from '#client/components/ui/toaster.tsx'
 import { uploadImage } from '#client/components/ui/upload-image.ts'
 import { pickWhilePending } from '#client/lib/while-pending.ts'
 import { COURSE_IMAGE_MESSAGES } from '#shared/uploads.ts'
@@ -16,6 +16,7 @@ export function ImageField({
   onChange,
   error,
   endpoint = '/api/admin/course-image',
+  keep,
 }: {
   value: string
   replacing: boolean
@@ -24,6 +25,11 @@ export function ImageField({
   error?: string
   /** Where the image is posted: the admin's route, or the studio's (creators). */
   endpoint?: string
+  /**
+   * Saves the uploaded image on the course at once (the studio's page form), so "uploaded successfully" is true when
+   * it is said; without it the image is kept by the form's own Save (the admin's dialog). A failure is toasted.
+   */
+  keep?: (url: string) => Promise<unknown>
 }) {
   const [uploading, setUploading] = useState(false)
 
@@ -32,6 +38,14 @@ export function ImageField({
     try {
       const stored = await uploadImage(`${endpoint}${replacing ? '?replace=1' : ''}`, file, 'url')
       if (!stored) return
+      if (keep) {
+        try {
+          await keep(stored.url)
+        } catch (error) {
+          notifyError(error, 'The image was not saved')
+          return
+        }
+      }
       onChange(stored.url)
       const fallback = replacing ? COURSE_IMAGE_MESSAGES.replaced : COURSE_IMAGE_MESSAGES.uploaded
       notify('success', stored.message ?? fallback)
