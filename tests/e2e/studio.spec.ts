@@ -384,3 +384,58 @@ test('with the keyboard, Edit on a lesson lands on its Lesson title field, not o
   await expect(save).not.toHaveAttribute('aria-disabled')
   await expect(save).not.toHaveAttribute('disabled')
 })
+
+test('two lessons made free previews in quick succession both stay on, whichever answer comes back last', async ({
+  page,
+  db,
+  baseURL,
+}) => {
+  const creator = await createCreator(db, { plan: 'basic' })
+  const course = await createCreatorCourse(db, creator, { lessons: 3 })
+  await signInAs(page, baseURL as string, db, creator)
+  await page.goto(`/studio/courses/${course.id}/curriculum`)
+  // The first switch's write commits at once, but its answer (the curriculum as that write left it) is held back
+  // until the second switch has been answered: it arrives last, and older.
+  let release = () => {}
+  const gate = new Promise<void>((resolve) => {
+    release = resolve
+  })
+  let firstAnswered = () => {}
+  const firstHeld = new Promise<void>((resolve) => {
+    firstAnswered = resolve
+  })
+  let calls = 0
+  await page.route(
+    (url) => url.pathname.startsWith('/trpc/') && url.pathname.includes('studio.setPreview'),
+    async (route) => {
+      if (++calls > 1) return route.continue()
+      const response = await route.fetch()
+      firstAnswered()
+      await gate
+      await route.fulfill({ response })
+    },
+  )
+  const second = page.getByRole('checkbox', { name: 'Free preview: Lesson 2' })
+  const third = page.getByRole('checkbox', { name: 'Free preview: Lesson 3' })
+  await second.click()
+  await firstHeld
+  await third.click()
+  await expect(third).toBeChecked()
+  await expect(second).toBeChecked()
+  const stale = page.waitForResponse((response) => response.url().includes('studio.setPreview') && calls === 2)
+  release()
+  await stale
+  // The older answer is not drawn over the newer one: the page asks again and shows both on.
+  await expect(page.getByText('Lesson 2')).toBeVisible()
+  await page.waitForLoadState('networkidle')
+  await expect(third).toBeChecked()
+  await expect(second).toBeChecked()
+  const previews = await db
+    .selectFrom('lessons')
+    .select('title')
+    .where('course_id', '=', course.id)
+    .where('is_preview', '=', true)
+    .orderBy('title')
+    .execute()
+  expect(previews.map((row) => row.title)).toEqual(['Lesson 1', 'Lesson 2', 'Lesson 3'])
+})

@@ -66,7 +66,21 @@ export function CurriculumBuilder({ course }: { course: Course }) {
   const addSection = useMutation(trpc.studio.addSection.mutationOptions({ onError: failed }))
   const renameSection = useMutation(trpc.studio.renameSection.mutationOptions({ onError: failed }))
   const addLesson = useMutation(trpc.studio.addLesson.mutationOptions({ onError: failed }))
-  const setPreview = useMutation(trpc.studio.setPreview.mutationOptions({ onSuccess: saved(), onError: failed }))
+  // Preview switches are flipped quickly, on several lessons: each answer is the whole curriculum as its own write
+  // left it, so an earlier answer arriving last would draw a later switch back off. Only the last one sent is drawn;
+  // an earlier one arriving after it asks the server again.
+  const latestPreview = useRef(0)
+  const setPreview = useMutation(
+    trpc.studio.setPreview.mutationOptions({
+      onMutate: () => ++latestPreview.current,
+      onSuccess: (result, _variables, sent) => {
+        if (sent !== latestPreview.current) return void queryClient.invalidateQueries({ queryKey: courseKey })
+        void queryClient.cancelQueries({ queryKey: courseKey })
+        saved()(result)
+      },
+      onError: failed,
+    }),
+  )
   const deleteSection = useMutation(trpc.studio.deleteSection.mutationOptions({ onError: failed }))
   const deleteLesson = useMutation(trpc.studio.deleteLesson.mutationOptions({ onError: failed }))
 
