@@ -24,6 +24,19 @@ async function proCreatorWithTwoCourses(db: DB, first: [string, number], second:
   return { stamp, creator, courses }
 }
 
+/** The same creator's two courses ($25.00 and $20.00) in a published bundle of theirs at $39.99, `${label} ${stamp}`. */
+async function proCreatorsBundleOfTwo(db: DB, label: string, first: string, second: string) {
+  const made = await proCreatorWithTwoCourses(db, [first, 2500], [second, 2000])
+  await seedBundle(db, {
+    courseIds: made.courses.map((course) => course.id),
+    priceMinor: 3999,
+    title: `${label} ${made.stamp}`,
+    slug: `${label.toLowerCase()}-${made.stamp}`,
+    ownerId: made.creator.id,
+  })
+  return made
+}
+
 test('a bundle is bought and one course of it refunded', async ({ page, db, baseURL }) => {
   test.setTimeout(90_000)
   // $60.00 + $40.00 listed; the bundle at $70.00 splits 42.00 / 28.00 over them.
@@ -188,15 +201,8 @@ test('a bundle taken off sale by a course sold only in pounds says so in the stu
   const {
     stamp,
     creator,
-    courses: [kept, moved],
-  } = await proCreatorWithTwoCourses(db, ['Kept', 2500], ['Moved', 2000])
-  await seedBundle(db, {
-    courseIds: [kept.id, moved.id],
-    priceMinor: 3999,
-    title: `Off ${stamp}`,
-    slug: `off-${stamp}`,
-    ownerId: creator.id,
-  })
+    courses: [, moved],
+  } = await proCreatorsBundleOfTwo(db, 'Off', 'Kept', 'Moved')
   // The creator now sells one course in pounds only (decision 0069): the bundle page answers 404 (decision 0042).
   await db
     .updateTable('courses')
@@ -224,15 +230,8 @@ test('a course price that would make a bundle cost its courses’ total is refus
   const {
     stamp,
     creator,
-    courses: [first, second],
-  } = await proCreatorWithTwoCourses(db, ['Dearer', 2500], ['Cheaper', 2000])
-  await seedBundle(db, {
-    courseIds: [first.id, second.id],
-    priceMinor: 3999,
-    title: `Pair ${stamp}`,
-    slug: `pair-${stamp}`,
-    ownerId: creator.id,
-  })
+    courses: [, second],
+  } = await proCreatorsBundleOfTwo(db, 'Pair', 'Dearer', 'Cheaper')
   await signInAs(page, baseURL!, db, creator)
   await page.goto(`/studio/courses/${encodeURIComponent(second.id)}`)
   const price = page.getByLabel('Price in USD ($)')

@@ -2,6 +2,7 @@
 // creates a course, fills its details, builds a curriculum with a text lesson and a YouTube lesson, and reorders
 // lessons by keyboard (focus kept on the moved lesson's button, announced) and by dragging. Signed-out people go to
 // the log-in page; signed-in non-creators to /teach.
+import type { Page } from '@playwright/test'
 import type { Kysely } from 'kysely'
 import type { Database } from '../../db/types.ts'
 import { addCourseOwner } from '../../src-server/creators/course-team.ts'
@@ -363,15 +364,21 @@ test('a creator over their plan’s course limit is told their courses stay on s
 // The lesson editor opens while its lesson loads, and the dialog's focus trap then started on the footer's Cancel
 // (the only things to focus yet): a keyboard user's next Enter closed the dialog. The form, once there, takes the
 // focus to Lesson title; Save lesson is aria-disabled until then (it had nothing to save).
+/** A Basic creator's new course of three lessons (the first a free preview), its curriculum open in the studio. */
+async function openNewCourseCurriculum(page: Page, db: Kysely<Database>, baseURL: string) {
+  const creator = await createCreator(db, { plan: 'basic' })
+  const course = await createCreatorCourse(db, creator, { lessons: 3 })
+  await signInAs(page, baseURL, db, creator)
+  await page.goto(`/studio/courses/${course.id}/curriculum`)
+  return course
+}
+
 test('with the keyboard, Edit on a lesson lands on its Lesson title field, not on Cancel', async ({
   page,
   db,
   baseURL,
 }) => {
-  const creator = await createCreator(db, { plan: 'basic' })
-  const course = await createCreatorCourse(db, creator, { lessons: 3 })
-  await signInAs(page, baseURL as string, db, creator)
-  await page.goto(`/studio/courses/${course.id}/curriculum`)
+  await openNewCourseCurriculum(page, db, baseURL as string)
   await slow(page, 'studio.lesson')
   await page.getByRole('button', { name: 'Edit: Lesson 3' }).focus()
   await page.keyboard.press('Enter')
@@ -390,10 +397,7 @@ test('two lessons made free previews in quick succession both stay on, whichever
   db,
   baseURL,
 }) => {
-  const creator = await createCreator(db, { plan: 'basic' })
-  const course = await createCreatorCourse(db, creator, { lessons: 3 })
-  await signInAs(page, baseURL as string, db, creator)
-  await page.goto(`/studio/courses/${course.id}/curriculum`)
+  const course = await openNewCourseCurriculum(page, db, baseURL as string)
   // The first switch's write commits at once, but its answer (the curriculum as that write left it) is held back
   // until the second switch has been answered: it arrives last, and older.
   let release = () => {}
