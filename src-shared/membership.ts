@@ -29,13 +29,18 @@ function endedText(facts: MembershipFacts): string {
   return `Cancelled on ${day}`
 }
 
+/** The day a plan next charges, or ends if cancelled: in a free trial, the trial's end (its first charge). */
+export const nextChargeDay = (facts: Pick<MembershipFacts, 'status' | 'renewsAt' | 'trialEndsAt'>): string | null =>
+  facts.status === 'trialing' && facts.trialEndsAt ? facts.trialEndsAt : facts.renewsAt
+
 const price = (facts: MembershipFacts) => formatMoney(facts.amountMinor ?? 0, facts.currency ?? 'USD')
 
 /** "Free trial until DATE — first charge of $X", "Active — renews on DATE for $X", "Past due — update your card"… */
 export function membershipStatusText(facts: MembershipFacts): string {
   if (facts.status === 'cancelled') return endedText(facts)
   if (facts.status === 'past_due') return 'Past due — update your card'
-  if (facts.cancelAtPeriodEnd && facts.renewsAt) return `Cancels on ${formatDate(facts.renewsAt)}`
+  const next = nextChargeDay(facts)
+  if (facts.cancelAtPeriodEnd && next) return `Cancels on ${formatDate(next)}`
   if (facts.status === 'trialing' && facts.trialEndsAt) {
     return `Free trial until ${formatDate(facts.trialEndsAt)} — first charge of ${price(facts)}`
   }

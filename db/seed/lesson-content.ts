@@ -26,7 +26,7 @@ export function lessonArticle(place: LessonPlace): string {
   return [
     `## ${lessonTitle}`,
     `*Lesson ${index + 1} of ${total} · ${sectionTitle} · about ${formatLessonDuration(durationSeconds)} ` +
-      `(${readingMinutes} minutes of reading, ${practiceMinutes} minutes of practice)*`,
+      `(${readingMinutes} minutes of reading, ${practiceMinutes} ${practiceMinutes === 1 ? 'minute' : 'minutes'} of practice)*`,
     `This lesson of **${course.title}** is about ${lessonTitle.toLowerCase()}. It builds on what came before it in ` +
       `"${sectionTitle}" and moves you towards one of the course's goals: ${goal.charAt(0).toLowerCase()}${goal.slice(1)}. ` +
       'Read it through once, then work through the exercise at the end before you mark the lesson as complete.',

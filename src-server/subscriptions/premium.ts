@@ -1,5 +1,6 @@
 // Premium is decided here only: a live Premium grant in the access ledger (from a subscription, or given by staff).
 
+import { type MembershipStatus, nextChargeDay } from '../../src-shared/membership.ts'
 import { ownedCourseIds } from '../access/courses.ts'
 import { isLive } from '../access/ledger.ts'
 import * as clock from '../kernel/clock.ts'
@@ -27,6 +28,7 @@ export function currentSubscription(db: DB, userId: string, now = clock.now()) {
         's.billing_cycle',
         's.status',
         's.renews_at',
+        's.trial_ends_at',
         's.cancel_at_period_end',
         'access_grants.ends_at',
         'gift_plan.name as gift_plan_name',
@@ -106,7 +108,14 @@ export async function entitlementsOf(db: DB, user: { id: string }, now = clock.n
             cancelAtPeriodEnd: subscription.cancel_at_period_end === true,
           }
         : null,
-    renewsAt: subscription?.renews_at?.toISOString() ?? null,
+    // In a free trial, its end: the first charge (or, cancelled, the day Premium ends).
+    renewsAt: subscription
+      ? nextChargeDay({
+          status: subscription.status as MembershipStatus,
+          renewsAt: subscription.renews_at?.toISOString() ?? null,
+          trialEndsAt: subscription.trial_ends_at?.toISOString() ?? null,
+        })
+      : null,
     /** Premium given as a gift: the plan's name and the day it ends (it never renews). */
     gift:
       subscription && !subscription.plan_id && subscription.gift_plan_name

@@ -172,7 +172,11 @@ export function briefSchema(form: IntakeForm, mode: 'draft' | 'submit') {
 export function briefErrors(error: z.ZodError): Record<string, string> {
   const messages: Record<string, string> = {}
   for (const issue of error.issues) {
-    const key = issue.path.join('.')
+    // A line of a list field (its name and index) is told under the list, which the form shows as one field (the
+    // index counts the lines left after blank ones were dropped, so it would not name the line); a person's answer
+    // keeps its own place (name.index.answer).
+    const [name, index, ...rest] = issue.path
+    const key = typeof index === 'number' && rest.length === 0 ? String(name) : issue.path.join('.')
     if (!(key in messages)) messages[key] = issue.message
   }
   return messages

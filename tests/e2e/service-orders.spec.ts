@@ -43,6 +43,10 @@ test('a UK formation goes from brief to an accepted delivery', async ({ page, lo
 
   await page.getByLabel('Company type').selectOption('Private limited by shares')
   await page.getByLabel('Registered office address').fill('20 Wenlock Road, London, N1 7GU')
+  // A list's wrong line is told under the list (it used to be filed under the line, which the form does not show).
+  await page.getByLabel('SIC code(s)').fill('6201')
+  await page.getByRole('button', { name: 'Submit brief' }).click()
+  await expect(page.getByLabel('SIC code(s)')).toHaveAccessibleDescription(/A SIC code is five digits/)
   await page.getByLabel('SIC code(s)').fill('62012')
   await page.getByRole('button', { name: 'Add person' }).click()
   await page.getByLabel('Full name').fill('Ada Lovelace')

@@ -417,7 +417,9 @@ export function createBilling(baseUrl: () => string, emit: Emit, pay: Pay = () =
         const proration = prorate(sub, change.price_data, Number(params.proration_date ?? now))
         const item = sub.items.data[0]!
         item.price = proration.price
-        if (proration.newPeriod) {
+        // In a free trial the period is the trial: a new interval starts at its end (Stripe keeps the billing cycle
+        // anchor at trial_end and refuses one before it), so the first charge's day does not move.
+        if (proration.newPeriod && sub.status !== 'trialing') {
           item.current_period_start = now
           item.current_period_end = proration.newPeriod.end
         }

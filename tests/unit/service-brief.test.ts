@@ -29,7 +29,8 @@ describe('brief schema', () => {
     })
     expect(errors).toEqual({
       proposedName: 'This field is required',
-      'sicCodes.0': 'A SIC code is five digits',
+      // Under the list, which the form shows as one field (decision 0167).
+      sicCodes: 'A SIC code is five digits',
       shareCapital: 'Enter a number from 0.01 to 10000000',
       'people.0.personalCode': 'A personal code is 11 letters and digits',
       'people.0.dateOfBirth': 'Enter a valid date',

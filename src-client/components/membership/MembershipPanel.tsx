@@ -8,6 +8,7 @@ import { useTRPC } from '#client/lib/use-trpc.ts'
 import { whilePending } from '#client/lib/while-pending.ts'
 import type { BillingCycleValue } from '#shared/cart.ts'
 import { formatDate } from '#shared/dates.ts'
+import { nextChargeDay } from '#shared/membership.ts'
 import { formatMoney } from '#shared/money.ts'
 import { css, cx } from '#styled-system/css'
 import { DocumentLinks } from '../purchases/OrderActions.tsx'
@@ -174,7 +175,7 @@ export function MembershipPanel({ wanted }: { wanted: PlanChoice | null }) {
       ) : null}
       <CancelMembershipDialog
         open={dialog === 'cancel'}
-        endsOn={m.renewsAt}
+        endsOn={nextChargeDay(m)}
         trialing={m.status === 'trialing'}
         onClose={() => setDialog(null)}
         onDone={refresh}

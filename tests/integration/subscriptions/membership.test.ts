@@ -210,6 +210,25 @@ describe('a card membership', () => {
     expect(url).toMatch(new RegExp(`^${fake.url}/portal/bps_`))
   })
 
+  it('a change to annual in the free trial keeps the trial’s end as the first charge, and a cancel ends Premium then', async () => {
+    const { caller, subscription } = await subscribe('basic', 'monthly')
+    const trialEnd = subscription.trial_end!
+    const preview = await caller.membership.previewChange({ planId: 'pro', billingCycle: 'annual' })
+    expect(preview.amountDueMinor).toBe(0)
+    await caller.membership.changePlan({ planId: 'pro', billingCycle: 'annual', prorationDate: preview.prorationDate })
+    // Stripe keeps the billing cycle anchor at trial_end (the fake did not: it started a year from the change).
+    expect(fake.billing.retrieve(subscription.id)?.items.data[0]?.current_period_end).toBe(trialEnd)
+    expect(await caller.membership.get()).toMatchObject({
+      planId: 'pro',
+      status: 'trialing',
+      statusText: `Free trial until ${day(trialEnd)} — first charge of $199.99`,
+    })
+    // /account/premium and the cancel dialog read the same day as the membership page.
+    expect((await caller.purchases.entitlements()).renewsAt).toBe(new Date(trialEnd * 1000).toISOString())
+    await caller.membership.cancel({})
+    expect((await caller.membership.get())?.statusText).toBe(`Cancels on ${day(trialEnd)}`)
+  })
+
   it('a plan change is prorated at the previewed moment only: another date, another plan or a stale preview is refused', async () => {
     const { member, caller, subscription } = await subscribe('basic', 'monthly')
     await fake.advance(8 * DAY + 10 * DAY) // paid, and a third into the first paid month
