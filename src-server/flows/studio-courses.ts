@@ -58,17 +58,12 @@ async function assertBundlesStillCheaper(
   for (const bundle of await ownerBundlesHolding(trx, ownerId, course.id)) {
     const sale = { currency: bundle.currency, priceMinor: bundle.price_minor }
     const after = bundle.courses.map((row) => (row.id === course.id ? { ...row, ...repriced } : row))
-    if (!bundleOnSale(bundle.courses, sale) || coursesTotalMinor(after, bundle.currency) > bundle.price_minor) continue
+    const total = coursesTotalMinor(after, bundle.currency)
+    if (!bundleOnSale(bundle.courses, sale) || total > bundle.price_minor) continue
     const money = (minor: number) => formatMoney(minor, bundle.currency)
-    throw new DomainError(
-      'invalid',
-      BUNDLE_MESSAGES.undercut(
-        bundle.title,
-        money(bundle.price_minor),
-        money(coursesTotalMinor(after, bundle.currency)),
-      ),
-      { field: bundle.currency === 'GBP' ? 'priceGbp' : 'priceUsd' },
-    )
+    throw new DomainError('invalid', BUNDLE_MESSAGES.undercut(bundle.title, money(bundle.price_minor), money(total)), {
+      field: bundle.currency === 'GBP' ? 'priceGbp' : 'priceUsd',
+    })
   }
 }
 

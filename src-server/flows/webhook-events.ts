@@ -35,11 +35,9 @@ export async function readSchoolsOfCourses(trx: DB, courseIds: readonly string[]
 }
 
 async function courseSchool(trx: DB, courseId: string): Promise<School | null> {
-  const known = schoolsReadIn.get(trx)
-  if (known?.has(courseId)) return known.get(courseId) ?? null
-  const school = await schoolOfCourse(trx, courseId)
-  if (trx.isTransaction) schoolsReadIn.set(trx, (known ?? new Map()).set(courseId, school))
-  return school
+  if (!trx.isTransaction) return schoolOfCourse(trx, courseId)
+  if (!schoolsReadIn.get(trx)?.has(courseId)) await readSchoolsOfCourses(trx, [courseId])
+  return schoolsReadIn.get(trx)?.get(courseId) ?? null
 }
 
 export async function emitCourseEvent<T extends CourseEventType>(
