@@ -1,6 +1,7 @@
 // POST /api/studio/course-image over HTTP: an approved creator stores a course image (checked by content) and saves
 // it on their course; a customer who is not a creator, staff, and visitors are refused.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { addCoInstructor } from '../../../src-server/creators/course-instructors.ts'
 import type { DatabaseHandle } from '../../../src-server/kernel/db.ts'
 import { COURSE_IMAGE_REFUSED } from '../../../src-shared/schemas/admin.ts'
 import { createTestDatabase } from '../../support/db.ts'
@@ -101,9 +102,27 @@ describe('POST /api/studio/course-image', () => {
     expect(await refusal(customer.studio.setCourseImage({ courseId: id, imageUrl: stored.body.url! }))).toMatch(
       /^FORBIDDEN/,
     )
+    const admin = await callerAs(database.db, await createUser(database.db, { role: 'admin' }))
+    expect(await refusal(admin.studio.setCourseImage({ courseId: id, imageUrl: stored.body.url! }))).toMatch(
+      /^FORBIDDEN/,
+    )
+    const visitor = await callerAs(database.db, null)
+    expect(await refusal(visitor.studio.setCourseImage({ courseId: id, imageUrl: stored.body.url! }))).toMatch(
+      /^UNAUTHORIZED/,
+    )
+    // None of the refusals changed it.
     expect(
       (await database.db.selectFrom('courses').select('image_url').where('id', '=', id).executeTakeFirst())?.image_url,
     ).toBe(stored.body.url)
+    // A co-instructor edits the course's details, so keeps its image too.
+    const coInstructor = await makeCreator(database.db)
+    await addCoInstructor(database.db, id, coInstructor.id)
+    const second = await upload(coInstructor.id, PNG)
+    const byCo = await (await callerAs(database.db, coInstructor)).studio.setCourseImage({
+      courseId: id,
+      imageUrl: second.body.url!,
+    })
+    expect(byCo.imageUrl).toBe(second.body.url)
   })
 
   it('refuses a non-image, a customer who is not a creator, staff and visitors', async () => {
